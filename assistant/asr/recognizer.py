@@ -1,0 +1,160 @@
+"""Streaming recognition: audio pieces → features → whole chunks through the network → CTC greedy text.
+
+The recognizer holds back feature frames until they complete a whole chunk of output frames, so
+every chunk the network sees is the chunk it was trained on (and `forward_chunk` equals the masked
+full forward). Latency is therefore one chunk plus its compute; a partial hypothesis is refreshed
+once per chunk.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from assistant.asr.features import HOP_MS, N_MELS, StreamingFeatures, log_mel
+from assistant.asr.model import (
+    SUBSAMPLING_STRIDE,
+    ConformerCTC,
+    StreamState,
+    chunk_feature_frames,
+    load_checkpoint,
+)
+from assistant.asr.text import decode
+
+BLANK_ID = 0
+OUTPUT_FRAME_MS = HOP_MS * SUBSAMPLING_STRIDE  # 40 ms per network output frame
+
+
+def ctc_greedy(frame_ids: list[int], last: int = BLANK_ID) -> tuple[list[int], int]:
+    """Collapse per-frame argmax ids into tokens: drop repeats, then blanks. `last` is the id of the
+    frame before this piece, so a repeat spanning a chunk boundary still collapses while a blank
+    between two equal ids keeps both. Returns the new tokens and the new `last`.
+
+    [a a _ a b b] after last=_ → [a a b];  [a b] after last=a → [b].
+    """
+    tokens = []
+    for i in frame_ids:
+        if i != BLANK_ID and i != last:
+            tokens.append(i)
+        last = i
+    return tokens, last
+
+
+def chunk_frames(chunk_ms: int) -> int:
+    """Output frames per chunk; chunk_ms must be a positive multiple of 40 ms."""
+    if chunk_ms <= 0 or chunk_ms % OUTPUT_FRAME_MS:
+        raise ValueError(f"chunk_ms must be a positive multiple of {OUTPUT_FRAME_MS} ms, got {chunk_ms}")
+    return chunk_ms // OUTPUT_FRAME_MS
+
+
+class StreamingRecognizer:
+    """accept(audio) → partial text, finalize() → final text, reset() → a fresh utterance.
+
+    Constructors store, build() loads: `StreamingRecognizer.from_checkpoint(path, ...)` only records
+    the path; build() reads the checkpoint and sets torch's thread count. A recognizer given a
+    model is built already. Not thread-safe: one utterance at a time, from one thread.
+    """
+
+    def __init__(
+        self,
+        model: ConformerCTC | None = None,
+        chunk_ms: int = 320,
+        left_chunks: int = 4,
+        *,
+        checkpoint: str | Path | None = None,
+        threads: int | None = None,
+    ) -> None:
+        if model is None and checkpoint is None:
+            raise ValueError("StreamingRecognizer needs a model or a checkpoint path")
+        self.chunk_size = chunk_frames(chunk_ms)
+        self.chunk_ms, self.left_chunks = chunk_ms, left_chunks
+        self.checkpoint, self.threads = checkpoint, threads
+        self.model = model
+        self._features = StreamingFeatures()
+        self._reset_decoding()
+
+    @classmethod
+    def from_checkpoint(
+        cls, path: str | Path, chunk_ms: int = 320, left_chunks: int = 4, threads: int | None = None
+    ) -> StreamingRecognizer:
+        return cls(None, chunk_ms, left_chunks, checkpoint=path, threads=threads)
+
+    def build(self) -> StreamingRecognizer:
+        """Load the checkpoint (if not given a model) and apply the thread count. Idempotent."""
+        if self.threads:
+            torch.set_num_threads(self.threads)  # process-wide: torch has one intra-op pool
+        if self.model is None:
+            self.model = load_checkpoint(self.checkpoint)
+        self.model.eval()
+        self._reset_decoding()
+        return self
+
+    def reset(self) -> None:
+        """Forget the current utterance: audio, caches and text."""
+        self._features.reset()
+        self._reset_decoding()
+
+    def _reset_decoding(self) -> None:
+        self._pending = np.zeros((0, N_MELS), dtype=np.float32)  # features not yet given to the network
+        self._state: StreamState | None = self.model.initial_state() if self.model is not None else None
+        self._tokens: list[int] = []
+        self._last = BLANK_ID
+
+    @property
+    def text(self) -> str:
+        """The hypothesis so far."""
+        return decode(self._tokens)
+
+    def accept(self, samples: np.ndarray) -> str:
+        """Feed mono float32 samples at 16 kHz (any length); returns the partial hypothesis."""
+        if self._state is None:
+            raise RuntimeError("StreamingRecognizer.build() must be called before accept()")
+        self._pending = np.concatenate((self._pending, self._features.accept(samples)))
+        while len(self._pending) >= (need := chunk_feature_frames(self.chunk_size, self._state)):
+            self._run(self._pending[:need])
+            self._pending = self._pending[need:]
+        return self.text
+
+    def finalize(self) -> str:
+        """Run the last, partial chunk; return the final text and start a fresh utterance."""
+        if self._state is None:
+            raise RuntimeError("StreamingRecognizer.build() must be called before finalize()")
+        if len(self._pending):
+            self._run(self._pending)
+        text = self.text
+        self.reset()
+        return text
+
+    def _run(self, feats: np.ndarray) -> None:
+        x = torch.from_numpy(np.ascontiguousarray(feats))[None]  # (1, t, 80)
+        log_probs, self._state = self.model.forward_chunk(x, self._state, self.chunk_size, self.left_chunks)
+        tokens, self._last = ctc_greedy(log_probs[0].argmax(-1).tolist(), self._last)
+        self._tokens += tokens
+
+
+def transcribe(model: ConformerCTC, wave: np.ndarray, chunk_ms: int = 320, left_chunks: int = 4) -> str:
+    """Whole waveform → text through the streaming path (the same result as live use)."""
+    recognizer = StreamingRecognizer(model, chunk_ms, left_chunks).build()
+    recognizer.accept(wave)
+    return recognizer.finalize()
+
+
+@torch.inference_mode()
+def transcribe_batch(
+    model: ConformerCTC, waves: list[np.ndarray], chunk_ms: int | None = 320, left_chunks: int = 4
+) -> list[str]:
+    """Many waveforms at once through the masked full forward (fast evaluation; equal to streaming
+    for the same chunk_ms/left_chunks; chunk_ms None = full context)."""
+    feats = [torch.from_numpy(log_mel(w)) for w in waves]
+    lens = torch.tensor([len(f) for f in feats])
+    batch = torch.nn.utils.rnn.pad_sequence(feats, batch_first=True)  # (B, T, 80)
+    chunk = chunk_frames(chunk_ms) if chunk_ms else None
+    was_training = model.training
+    try:
+        log_probs, out_lens = model.eval()(batch, lens, chunk, left_chunks)
+    finally:
+        model.train(was_training)
+    ids = log_probs.argmax(-1)  # (B, T')
+    return [decode(ctc_greedy(ids[b, : out_lens[b]].tolist())[0]) for b in range(len(waves))]

@@ -1,0 +1,55 @@
+"""Audio files in and out: whatever WAV/FLAC comes in leaves as mono float32 at 16 kHz."""
+
+from __future__ import annotations
+
+from math import gcd
+from pathlib import Path
+
+import numpy as np
+import soundfile as sf
+from scipy.signal import resample_poly
+
+from assistant.asr.features import SAMPLE_RATE
+
+
+class AudioFileError(ValueError):
+    """A file that cannot be used as audio; the message is one line naming the file."""
+
+
+def to_mono(samples: np.ndarray) -> np.ndarray:
+    """(n,) or (n, channels) → (n,) by averaging the channels."""
+    return samples if samples.ndim == 1 else samples.mean(axis=1)
+
+
+def resample(samples: np.ndarray, rate: int, target: int = SAMPLE_RATE) -> np.ndarray:
+    """Polyphase resampling (anti-aliased) from rate to target Hz; float32 out."""
+    if rate == target:
+        return samples.astype(np.float32, copy=False)
+    g = gcd(rate, target)
+    return resample_poly(samples, target // g, rate // g).astype(np.float32)
+
+
+def read_audio(path: str | Path, rate: int = SAMPLE_RATE) -> np.ndarray:
+    """Any WAV/FLAC (any rate, mono or multi-channel) → mono float32 samples at `rate` Hz in [-1, 1]."""
+    path = Path(path)
+    if not path.is_file():
+        raise AudioFileError(f"audio file not found: {path}")
+    try:
+        samples, file_rate = sf.read(path, dtype="float32", always_2d=False)
+    except Exception as e:  # noqa: BLE001 - libsndfile reports every unreadable format its own way
+        raise AudioFileError(f"cannot read audio from {path}: {_first_line(e)}") from e
+    if samples.size == 0:
+        raise AudioFileError(f"audio file {path} contains no samples")
+    return resample(to_mono(samples), file_rate, rate)
+
+
+def write_wav(path: str | Path, samples: np.ndarray, rate: int = SAMPLE_RATE) -> None:
+    """Write float samples in [-1, 1] ((n,) or (n, channels)) as 16-bit PCM WAV."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sf.write(path, np.clip(np.asarray(samples, dtype=np.float32), -1.0, 1.0), rate, subtype="PCM_16")
+
+
+def _first_line(e: Exception) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__

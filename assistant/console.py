@@ -1,0 +1,86 @@
+"""The terminal: state line, partial and final transcripts, streamed answers, each turn's latency.
+
+Also the typed `assistant chat` loop, which drives the same pipeline as the microphone does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from assistant import pipeline as pipeline_mod
+from assistant.config import Config
+from assistant.frames import Turn
+
+
+class Console:
+    """Prints what happens; one line per event so logs stay readable when piped."""
+
+    def __init__(self, stream=None, show_latency: bool = True) -> None:
+        self.out = stream or sys.stdout
+        self.show_latency = show_latency
+        self._mid_answer = False
+        self._partial_shown = False
+
+    def _write(self, text: str) -> None:
+        self.out.write(text)
+        self.out.flush()
+
+    def state(self, name: str) -> None:
+        if self.out.isatty() and not self._mid_answer:
+            self._write(f"\r\033[K[{name}]")
+
+    def partial(self, text: str) -> None:
+        if self.out.isatty():
+            self._write(f"\r\033[K… {text}")
+            self._partial_shown = True
+
+    def final(self, text: str) -> None:
+        prefix = "\r\033[K" if self._partial_shown else ""
+        self._partial_shown = False
+        self._write(f"{prefix}you: {text}\n")
+
+    def answer_piece(self, turn: Turn, text: str) -> None:
+        if not self._mid_answer:
+            self._write("\r\033[K" if self.out.isatty() else "")
+            self._write("assistant: ")
+            self._mid_answer = True
+        self._write(text)
+
+    def turn_done(self, turn: Turn, record: dict) -> None:
+        if self._mid_answer:
+            self._write(" [interrupted]\n" if turn.interrupted else "\n")
+            self._mid_answer = False
+        if self.show_latency:
+            d = record["durations_ms"]
+            parts = [f"{k}={d[k]:.0f}ms" for k in ("voice_to_voice", "text_to_voice", "llm_ttft", "turn_total") if k in d]
+            self._write(f"  ({' '.join(parts)}, {record['tokens_per_s']:.0f} tok/s)\n")
+
+    def error(self, message: str) -> None:
+        self._write(f"\nassistant: error: {message} (the conversation goes on)\n")
+
+
+async def chat(cfg: Config, mute: bool = False) -> int:
+    """Typed conversation: each line is a turn; EOF or Ctrl-C ends it, completed turns are kept."""
+    console = Console()
+    pipe = pipeline_mod.create(cfg, speak=not mute, observer=console)
+    await pipe.open()
+    try:
+        while True:
+            line = await asyncio.to_thread(_read_line)
+            if line is None:
+                break
+            if line.strip():
+                await pipe.ask(line.strip())
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        await pipe.interrupt()
+    finally:
+        await pipe.stop()
+    return 0
+
+
+def _read_line() -> str | None:
+    try:
+        return input("> " if sys.stdin.isatty() else "")
+    except EOFError:
+        return None

@@ -1,0 +1,91 @@
+"""`assistant doctor`: check every part the assistant needs and say what to fix."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+
+from assistant.config import Config, config_source
+
+Check = tuple[bool, str, str]
+
+
+def run_checks(cfg: Config) -> Iterator[Check]:
+    """Each check is (ok, what, detail-or-fix); a failing check never stops the others."""
+    source = config_source()
+    yield True, "config", str(source) if source else "built-in defaults"
+    for what, check in (
+        ("LLM model", lambda: _llm(cfg)),
+        ("TTS voice", lambda: _tts(cfg)),
+        ("recognizer", lambda: _asr(cfg)),
+        ("microphone", lambda: _device(cfg.audio.input_device, "input")),
+        ("speaker", lambda: _device(cfg.audio.output_device, "output")),
+        ("memory database", lambda: _memory(cfg)),
+        ("latency log", lambda: _writable_dir(cfg.metrics.latency_log_path.parent)),
+    ):
+        yield _guarded(what, check)
+
+
+def _guarded(what: str, check: Callable[[], str]) -> Check:
+    try:
+        return True, what, check()
+    except Exception as err:  # noqa: BLE001 - the doctor reports, it does not crash
+        return False, what, f"{err}".splitlines()[0] if str(err) else type(err).__name__
+
+
+def _llm(cfg: Config) -> str:
+    from assistant.llm import LocalLlm
+
+    llm = LocalLlm(cfg.llm)
+    llm.build()
+    return f"{cfg.llm.model_path.name} loads ({llm.count_tokens(cfg.llm.system_prompt)} system-prompt tokens)"
+
+
+def _tts(cfg: Config) -> str:
+    from assistant.tts import PiperTts
+
+    tts = PiperTts(cfg.tts)
+    tts.build()
+    return f"{cfg.tts.voice_path.name} loads ({tts.sample_rate} Hz)"
+
+
+def _asr(cfg: Config) -> str:
+    from assistant.asr.model import load_checkpoint
+
+    path = cfg.asr.checkpoint_path
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} is missing; fix: git checkout models/asr/ or set [asr] checkpoint")
+    model = load_checkpoint(path)
+    params = sum(p.numel() for p in model.parameters())
+    return f"{path.name} loads ({params / 1e6:.1f} M parameters)"
+
+
+def _device(spec, kind: str) -> str:
+    from assistant.audio.devices import list_devices, resolve_device
+
+    index = resolve_device(spec, kind)
+    devices = {d["index"]: d for d in list_devices()}
+    if index is None:
+        default = next((d for d in devices.values() if d.get(f"default_{kind}")), None)
+        if default is None:
+            raise RuntimeError(f"no {kind} device found; fix: connect one, or start PulseAudio/PipeWire")
+        return f"system default: {default['name']}"
+    return f"{index}: {devices[index]['name']}"
+
+
+def _memory(cfg: Config) -> str:
+    from assistant.memory import Memory
+
+    memory = Memory(cfg.memory)
+    memory.build()
+    try:
+        return f"{cfg.memory.db_path} ({memory.count()} turns)"
+    finally:
+        memory.close()
+
+
+def _writable_dir(path) -> str:
+    path.mkdir(parents=True, exist_ok=True)
+    if not os.access(path, os.W_OK):
+        raise PermissionError(f"{path} is not writable; fix: chmod u+w {path} or set another path")
+    return f"{path} is writable"

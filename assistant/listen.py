@@ -1,0 +1,189 @@
+"""Listening: audio blocks → VAD endpointing → streaming recognizer → the pipeline's turn.
+
+Audio reaches the recognizer *while* the user speaks (the VAD hands over pre-roll and every frame
+after a confirmed onset), so the final transcript is ready right when the endpoint fires. The
+recognizer runs on its own worker thread; the event loop only moves blocks around.
+
+`run_live` listens on the microphone; `run_files` reads a WAV at real-time pace (or `--fast`) and
+writes the answers to a WAV, through exactly the same listener and pipeline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from assistant import pipeline as pipeline_mod
+from assistant.asr.recognizer import StreamingRecognizer
+from assistant.audio.files import read_audio, write_wav
+from assistant.config import Config
+from assistant.console import Console
+from assistant.frames import now_ns
+from assistant.vad import Endpointer, SpeechAudio, SpeechEnd, SpeechStart
+
+log = logging.getLogger(__name__)
+SAMPLE_RATE = 16_000
+FEED_BLOCK_S = 0.02  # file input is fed in 20 ms blocks, like a microphone callback
+
+
+class Listener:
+    """Consumes 16 kHz blocks, endpoints them, transcribes while the user speaks, submits turns."""
+
+    def __init__(self, cfg: Config, pipe: pipeline_mod.Pipeline, console: Console) -> None:
+        self.cfg = cfg
+        self.pipe = pipe
+        self.console = console
+        self.blocks: asyncio.Queue[tuple[np.ndarray, int] | None] = asyncio.Queue()
+        self.endpointer = Endpointer(cfg.vad)
+        self.recognizer = StreamingRecognizer.from_checkpoint(
+            cfg.asr.checkpoint_path, cfg.asr.chunk_ms, cfg.asr.left_chunks, cfg.asr.threads
+        )
+        self._asr_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="asr")
+        self._marks: dict[str, int] = {}
+        self.turns: list = []
+
+    async def build(self) -> None:
+        await asyncio.get_running_loop().run_in_executor(self._asr_thread, self.recognizer.build)
+        self.endpointer.build()
+
+    def feed_threadsafe(self, loop: asyncio.AbstractEventLoop, samples: np.ndarray, t_ns: int) -> None:
+        """Called from the capture thread: hand the block to the loop without blocking PortAudio."""
+        loop.call_soon_threadsafe(self.blocks.put_nowait, (samples, t_ns))
+
+    async def run(self) -> None:
+        """Until a None block arrives: endpoint, transcribe, submit."""
+        while (item := await self.blocks.get()) is not None:
+            for event in self.endpointer.accept(*item):
+                await self._on_event(event)
+
+    async def _asr(self, fn, *args):
+        return await asyncio.get_running_loop().run_in_executor(self._asr_thread, fn, *args)
+
+    async def _on_event(self, event) -> None:
+        if isinstance(event, SpeechStart):
+            self._marks = {"speech_start": event.t_ns}
+            self.console.state("hearing")
+            await self._asr(self.recognizer.reset)
+            self._show(await self._asr(self.recognizer.accept, event.audio))
+        elif isinstance(event, SpeechAudio):
+            self._show(await self._asr(self.recognizer.accept, event.samples))
+        elif isinstance(event, SpeechEnd):
+            await self._final(event)
+
+    def _show(self, partial: str) -> None:
+        if partial:
+            self.console.partial(partial)
+
+    async def _final(self, event: SpeechEnd) -> None:
+        self._marks.update(speech_end=event.t_speech_end_ns, endpoint=event.t_endpoint_ns)
+        text = await self._asr(self.recognizer.finalize)
+        self._marks["asr_final"] = now_ns()
+        if not text:
+            self.console.state("listening")  # nothing recognized: not a turn
+            return
+        self.console.final(text)
+        self.turns.append(await self.pipe.submit(text, self._marks))
+
+    async def drain(self, timeout: float = 120.0) -> None:
+        """Wait for every submitted turn to finish."""
+        for turn in self.turns:
+            await self.pipe.wait(turn, timeout)
+
+    def close(self) -> None:
+        self._asr_thread.shutdown(wait=True, cancel_futures=True)
+
+
+class FileSink:
+    """Answers into memory, written as one WAV at the end; paced like a device unless `fast`."""
+
+    def __init__(self, fast: bool) -> None:
+        self.fast = fast
+        self.rate: int | None = None
+        self.pieces: list[np.ndarray] = []
+        self.first_sample_ns: int | None = None
+
+    def play(self, samples: np.ndarray, rate: int, cancel: threading.Event) -> bool:
+        self.rate = rate
+        block = max(1, int(rate * FEED_BLOCK_S))
+        for start in range(0, len(samples), block):
+            if cancel.is_set():
+                return False
+            if self.first_sample_ns is None:
+                self.first_sample_ns = now_ns()
+            self.pieces.append(samples[start : start + block])
+            if not self.fast:
+                cancel.wait(FEED_BLOCK_S)
+        return True
+
+    def write(self, path: Path) -> float:
+        audio = np.concatenate(self.pieces) if self.pieces else np.zeros(0, np.float32)
+        write_wav(path, audio, self.rate or 22050)
+        return len(audio) / (self.rate or 22050)
+
+
+async def run_files(cfg: Config, input_path: Path, output_path: Path | None, fast: bool = False) -> int:
+    """`assistant run --input q.wav [--output a.wav] [--fast]`: scripted use, same pipeline as live."""
+    audio = read_audio(input_path)
+    # Trailing silence lets the endpoint fire after the last word.
+    audio = np.concatenate([audio, np.zeros(int(SAMPLE_RATE * (cfg.vad.end_silence_ms / 1000 + 0.5)), np.float32)])
+    console = Console()
+    sink = FileSink(fast) if output_path else None
+    pipe = pipeline_mod.create(cfg, speak=True, sink=sink, observer=console)
+    listener = Listener(cfg, pipe, console)
+    await asyncio.gather(pipe.open(), listener.build())
+    task = asyncio.create_task(listener.run())
+    try:
+        await _feed_file(listener, audio, fast)
+        await task
+        await listener.drain()
+    finally:
+        listener.close()
+        await pipe.stop()
+    if output_path and sink is not None:
+        seconds = sink.write(output_path)
+        print(f"wrote {output_path} ({seconds:.2f} s of answers)")
+    return 0 if listener.turns else 1
+
+
+async def _feed_file(listener: Listener, audio: np.ndarray, fast: bool) -> None:
+    block = int(SAMPLE_RATE * FEED_BLOCK_S)
+    start_ns = now_ns()
+    for i in range(0, len(audio), block):
+        due_ns = start_ns + int(i / SAMPLE_RATE * 1e9)
+        if not fast:
+            await asyncio.sleep(max(0.0, (due_ns - now_ns()) / 1e9))
+        await listener.blocks.put((audio[i : i + block], now_ns() if fast else due_ns))
+        if fast:
+            await asyncio.sleep(0)
+    await listener.blocks.put(None)
+
+
+async def run_live(cfg: Config) -> int:
+    """`assistant run`: the microphone in, the speaker out, until Ctrl-C. Completed turns are kept."""
+    from assistant.audio.devices import Capture
+
+    console = Console()
+    pipe = pipeline_mod.create(cfg, speak=True, observer=console)
+    listener = Listener(cfg, pipe, console)
+    await asyncio.gather(pipe.open(), listener.build())
+    loop = asyncio.get_running_loop()
+    capture = Capture(cfg.audio, lambda samples, t_ns: listener.feed_threadsafe(loop, samples, t_ns))
+    capture.start()
+    console.state("listening")
+    try:
+        await listener.run()
+    except asyncio.CancelledError:
+        pass
+    finally:
+        capture.stop()
+        with contextlib.suppress(Exception):
+            await pipe.interrupt()
+        listener.close()
+        await pipe.stop()
+    return 0

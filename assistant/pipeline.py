@@ -1,0 +1,320 @@
+"""Wires the stages and owns the turn: start, cancel (barge-in), finish.
+
+    user text ─► AnswerStage (memory window → prompt → LLM tokens)
+              ─► SpeechStage (clauses → piper audio)
+              ─► PlaybackStage (audio → device or file) ─► finish_turn
+
+Each stage runs as its own asyncio task joined by bounded queues; blocking work (llama.cpp, piper,
+PortAudio writes) runs on each stage's single worker thread, and SQLite on the memory's own thread,
+so the event loop never stalls. `interrupt()` is the one road back: it sets the turn's cancel event
+(which stops the worker threads between tokens / audio blocks) and broadcasts an `Interrupt` that
+makes each stage drop the turn's queued frames.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from assistant.config import Config
+from assistant.frames import (
+    AnswerEnd,
+    AnswerText,
+    ClauseAudio,
+    EndOfInput,
+    Frame,
+    Interrupt,
+    SpeechDone,
+    Turn,
+    UserText,
+)
+from assistant.llm import LocalLlm
+from assistant.memory import Memory
+from assistant.metrics import LatencyLog
+from assistant.prompt import build_messages, window
+from assistant.stage import Stage
+from assistant.tts import ClauseSplitter, PiperTts
+
+log = logging.getLogger(__name__)
+
+
+class Observer(Protocol):
+    """What the terminal (or a test) sees of a turn; every method is optional to act on."""
+
+    def answer_piece(self, turn: Turn, text: str) -> None: ...
+    def state(self, name: str) -> None: ...
+    def turn_done(self, turn: Turn, record: dict) -> None: ...
+    def error(self, message: str) -> None: ...
+
+
+class QuietObserver:
+    def answer_piece(self, turn: Turn, text: str) -> None: ...
+    def state(self, name: str) -> None: ...
+    def turn_done(self, turn: Turn, record: dict) -> None: ...
+    def error(self, message: str) -> None: ...
+
+
+class Sink(Protocol):
+    """Where answer audio goes: a PortAudio device (`audio.devices.Player`) or a file."""
+
+    first_sample_ns: int | None
+
+    def play(self, samples: np.ndarray, rate: int, cancel) -> bool: ...
+
+
+class AnswerStage(Stage):
+    """UserText → store it → bounded memory window → prompt → streamed LLM text."""
+
+    name = "llm"
+
+    def __init__(self, pipeline: Pipeline, llm: LocalLlm) -> None:
+        super().__init__()
+        self.pipeline = pipeline
+        self.llm = llm
+
+    async def process(self, frame: Frame) -> None:
+        if not isinstance(frame, UserText):
+            return await self.push(frame)
+        turn = frame.turn
+        messages = await self._prompt(turn)
+        turn.mark("prompt_built")
+        pieces = self.llm.stream(messages, turn.cancel)
+        self.pipeline.observer.state("speaking" if self.pipeline.speaks else "answering")
+        while (piece := await self.call(next, pieces, None)) is not None:
+            turn.mark("llm_first_token")
+            turn.answer_text += piece
+            self.pipeline.observer.answer_piece(turn, piece)
+            await self.push(AnswerText(turn, piece))
+        turn.mark("llm_done")
+        turn.counters.update(self.llm.last_stats)
+        await self.push(AnswerEnd(turn))
+
+    async def _prompt(self, turn: Turn) -> list[dict]:
+        cfg = self.pipeline.config
+        recent = await self.pipeline.remember("user", turn.user_text, recent=cfg.memory.window_turns)
+        # The user's new message is the last of `recent`; the window covers what came before it.
+        past = await self.call(window, recent[:-1], cfg.memory, self.llm.count_tokens)
+        return build_messages(cfg.llm.system_prompt, past, turn.user_text)
+
+
+class SpeechStage(Stage):
+    """Answer text → clauses as soon as they complete → piper audio, one clause at a time."""
+
+    name = "tts"
+
+    def __init__(self, tts: PiperTts, clause_pause_ms: int) -> None:
+        super().__init__(queue_size=512)  # tokens arrive faster than clauses are spoken
+        self.tts = tts
+        self.pause_s = clause_pause_ms / 1000
+        self.splitter = ClauseSplitter()
+        self.index = 0
+
+    async def process(self, frame: Frame) -> None:
+        if isinstance(frame, AnswerText):
+            for clause in self.splitter.feed(frame.text):
+                await self._speak(frame.turn, clause)
+        elif isinstance(frame, AnswerEnd):
+            for clause in self.splitter.flush():
+                await self._speak(frame.turn, clause)
+            self._reset()
+            await self.push(SpeechDone(frame.turn))
+        else:
+            await self.push(frame)
+
+    async def _speak(self, turn: Turn, clause: str) -> None:
+        turn.mark("first_clause")
+        pieces = await self.call(lambda: list(self.tts.synthesize(clause, turn.cancel)))
+        if turn.cancel.is_set() or not pieces:
+            return
+        turn.mark("tts_first_audio")
+        pause = np.zeros(int(self.tts.sample_rate * self.pause_s), np.float32)
+        samples = np.concatenate([_float32(p) for p in pieces] + [pause])
+        await self.push(ClauseAudio(turn, self.index, clause, samples, self.tts.sample_rate))
+        self.index += 1
+
+    def _reset(self) -> None:
+        self.splitter = ClauseSplitter()
+        self.index = 0
+
+    async def on_interrupt(self, frame: Interrupt) -> None:
+        self._reset()
+
+
+class PlaybackStage(Stage):
+    """Clause audio → the sink; remembers which clauses were heard in full; ends the turn."""
+
+    name = "playback"
+
+    def __init__(self, pipeline: Pipeline, sink: Sink) -> None:
+        super().__init__()
+        self.pipeline = pipeline
+        self.sink = sink
+
+    async def process(self, frame: Frame) -> None:
+        if isinstance(frame, ClauseAudio):
+            turn = frame.turn
+            self.sink.first_sample_ns = None
+            finished = await self.call(self.sink.play, frame.samples, frame.sample_rate, turn.cancel)
+            if self.sink.first_sample_ns is not None:
+                turn.mark("playback_start", self.sink.first_sample_ns)
+            if finished:
+                turn.played_clauses.append(frame.text)
+        elif isinstance(frame, SpeechDone):
+            await self.pipeline.finish_turn(frame.turn)
+        else:
+            await self.push(frame)
+
+
+class TurnEndStage(Stage):
+    """Muted pipelines (text only) end the turn when the LLM is done."""
+
+    name = "turn-end"
+
+    def __init__(self, pipeline: Pipeline) -> None:
+        super().__init__()
+        self.pipeline = pipeline
+
+    async def process(self, frame: Frame) -> None:
+        if isinstance(frame, AnswerEnd):
+            await self.pipeline.finish_turn(frame.turn)
+
+
+@dataclass
+class Pipeline:
+    """The assistant's answering half; `listen.py` feeds it voice, `cli chat` typed text."""
+
+    config: Config
+    memory: Memory
+    llm: LocalLlm
+    tts: PiperTts | None = None
+    sink: Sink | None = None
+    observer: Observer = field(default_factory=QuietObserver)
+    stages: list[Stage] = field(default_factory=list)
+    current: Turn | None = None
+    _done: dict[int, asyncio.Event] = field(default_factory=dict)
+    _memory_thread: ThreadPoolExecutor | None = None
+    _next_id: int = 1
+    _cleanup: asyncio.Task | None = None
+
+    @property
+    def speaks(self) -> bool:
+        return self.tts is not None and self.sink is not None
+
+    async def open(self) -> None:
+        """Load the models (in parallel, off the loop), open the database on its own thread, start the stages."""
+        self._memory_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory")
+        loop = asyncio.get_running_loop()
+        builds = [loop.run_in_executor(self._memory_thread, self.memory.build), asyncio.to_thread(self.llm.build)]
+        if self.tts is not None:
+            builds.append(asyncio.to_thread(self.tts.build))
+        await asyncio.gather(*builds)
+        self.stages = [AnswerStage(self, self.llm)]
+        if self.speaks:
+            self.stages += [SpeechStage(self.tts, self.config.tts.clause_pause_ms), PlaybackStage(self, self.sink)]
+        else:
+            self.stages.append(TurnEndStage(self))
+        for upstream, downstream in zip(self.stages, self.stages[1:], strict=False):
+            upstream.downstream = downstream
+        for stage in self.stages:
+            stage.on_error = self._stage_failed
+            stage.start()
+        self.latency_log = LatencyLog(self.config.metrics.latency_log_path)
+
+    async def remember(self, role: str, text: str, interrupted: bool = False, recent: int = 0):
+        """Write one turn on the memory's own thread; optionally read back the newest `recent` turns."""
+
+        def write():
+            self.memory.add(role, text, interrupted=interrupted)
+            return self.memory.recent(recent) if recent else []
+
+        return await asyncio.get_running_loop().run_in_executor(self._memory_thread, write)
+
+    async def submit(self, text: str, marks: dict[str, int] | None = None) -> Turn:
+        """Start a turn from the user's final text; earlier marks (speech, ASR) come along."""
+        turn = Turn(self._next_id, text, marks=dict(marks or {}))
+        self._next_id += 1
+        turn.mark("turn_start")
+        self.current = turn
+        self._done[turn.id] = asyncio.Event()
+        self.observer.state("thinking")
+        await self.stages[0].inbox.put(UserText(turn))
+        return turn
+
+    async def wait(self, turn: Turn, timeout: float | None = None) -> None:
+        await asyncio.wait_for(self._done[turn.id].wait(), timeout)
+
+    async def ask(self, text: str, marks: dict[str, int] | None = None) -> Turn:
+        """Submit and wait for the turn to finish (typed chat, scripted runs)."""
+        turn = await self.submit(text, marks)
+        await self.wait(turn)
+        return turn
+
+    async def interrupt(self) -> Turn | None:
+        """Barge-in: stop the current turn everywhere at once and record what was heard."""
+        turn = self.current
+        if turn is None or self._done[turn.id].is_set():
+            return None
+        turn.cancel.set()  # worker threads stop between tokens and audio blocks
+        await asyncio.gather(*(stage.interrupt(Interrupt(turn.id)) for stage in self.stages))
+        await self.finish_turn(turn)
+        return turn
+
+    async def finish_turn(self, turn: Turn) -> None:
+        """Store the reply (clipped to what was played if interrupted), log latency, wake waiters."""
+        done = self._done[turn.id]
+        if done.is_set():
+            return
+        done.set()
+        turn.mark("turn_end")
+        heard = " ".join(turn.played_clauses) if (turn.interrupted and self.speaks) else turn.answer_text
+        if heard.strip() or turn.interrupted:
+            await self.remember("assistant", heard.strip(), interrupted=turn.interrupted)
+        record = self.latency_log.write(turn)
+        self.observer.turn_done(turn, record)
+        self.observer.state("listening")
+
+    async def _stage_failed(self, frame: Frame, err: Exception) -> None:
+        """A crash inside one turn: report it in one line, end the turn, keep the assistant alive."""
+        self.observer.error(f"{type(err).__name__}: {err}")
+        turn = getattr(frame, "turn", None)
+        if turn is not None and turn is self.current:
+            # Not awaited here: the failing stage's own task must return before it can be interrupted.
+            self._cleanup = asyncio.create_task(self.interrupt())
+
+    async def stop(self) -> None:
+        """Finish queued work, stop the stages, release the memory thread."""
+        for stage in self.stages:
+            await stage.stop()
+        if self._memory_thread is not None:
+            await asyncio.get_running_loop().run_in_executor(self._memory_thread, self.memory.close)
+            self._memory_thread.shutdown(wait=True)
+
+
+def create(config: Config, *, speak: bool = True, sink: Sink | None = None, observer: Observer | None = None):
+    """A pipeline over the configured models; audio goes to `sink` (default: the configured speaker)."""
+    if speak and sink is None:
+        from assistant.audio.devices import Player
+
+        sink = Player(config.audio)
+    return Pipeline(
+        config,
+        Memory(config.memory),
+        LocalLlm(config.llm),
+        PiperTts(config.tts) if speak else None,
+        sink if speak else None,
+        observer or QuietObserver(),
+    )
+
+
+def _float32(samples: np.ndarray) -> np.ndarray:
+    if samples.dtype == np.int16:
+        return samples.astype(np.float32) / 32768.0
+    return samples.astype(np.float32, copy=False)
+
+
+__all__ = ["Pipeline", "AnswerStage", "SpeechStage", "PlaybackStage", "EndOfInput"]

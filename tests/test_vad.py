@@ -1,0 +1,213 @@
+"""The endpointer on synthesized speech with known boundaries: silence + espeak-ng speech + silence."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+import soundfile as sf
+from scipy.signal import resample_poly
+
+from assistant.config import VadConfig
+from assistant.vad import (
+    Endpointer,
+    SpeechAudio,
+    SpeechEnd,
+    SpeechStart,
+    State,
+    level_db,
+    passes_energy_gate,
+)
+
+SR = 16000  # Hz
+NS_PER_SAMPLE = 1_000_000_000 // SR  # 62,500 ns: exact, so block stamps never round
+MS = 1_000_000  # ns
+T0 = 5_000_000_000_000  # ns, an arbitrary monotonic start
+SPEECH_DB = -26.0  # dBFS RMS of the active speech, a typical close-talk level
+TOLERANCE = 60 * MS
+
+pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed")
+
+
+def synthesize(text: str, path) -> np.ndarray:
+    """espeak-ng (22,050 Hz) → float32 at 16 kHz."""
+    subprocess.run(["espeak-ng", "-w", str(path), text], check=True, capture_output=True)
+    wave, rate = sf.read(path, dtype="float32")
+    assert rate == 22050
+    return resample_poly(wave, 320, 441).astype(np.float32)
+
+
+def active_span(clean: np.ndarray, below_peak_db: float = 40.0) -> tuple[int, int]:
+    """First and last+1 sample of the 10 ms frames within `below_peak_db` of the loudest frame."""
+    hop = SR // 100
+    db = np.array([level_db(clean[i : i + hop]) for i in range(0, len(clean) - hop + 1, hop)])
+    active = np.flatnonzero(db > db.max() - below_peak_db)
+    return int(active[0] * hop), int((active[-1] + 1) * hop)
+
+
+@pytest.fixture(scope="module")
+def speech(tmp_path_factory):
+    """A ~1.8 s sentence trimmed to its true boundaries, scaled to SPEECH_DB."""
+    wave = synthesize("Turn on the lights in the kitchen please", tmp_path_factory.mktemp("vad") / "s.wav")
+    on, off = active_span(wave)
+    wave = wave[on:off]
+    return wave * np.float32(10 ** ((SPEECH_DB - level_db(wave)) / 20))
+
+
+def scene(clip, lead_s=1.0, tail_s=1.2, snr_db=None, seed=0):
+    """silence + clip + silence with white noise (SNR to the clip, or -70 dBFS) → (signal, on, off)."""
+    lead, tail = int(lead_s * SR), int(tail_s * SR)
+    signal = np.concatenate([np.zeros(lead), clip, np.zeros(tail)]).astype(np.float32)
+    noise_db = -70.0 if snr_db is None else level_db(clip) - snr_db
+    noise = np.random.default_rng(seed).standard_normal(len(signal)) * 10 ** (noise_db / 20)
+    return (signal + noise).astype(np.float32), lead, lead + len(clip)
+
+
+def endpointer(**overrides) -> Endpointer:
+    return Endpointer(VadConfig(**overrides)).build()
+
+
+def run(ep: Endpointer, signal: np.ndarray, block: int = 320) -> list:
+    """Feed `signal` in blocks, each stamped with the monotonic time of its first sample."""
+    events = []
+    for i in range(0, len(signal), block):
+        events += ep.accept(signal[i : i + block], T0 + i * NS_PER_SAMPLE)
+    return events
+
+
+def t(sample: int) -> int:
+    return T0 + sample * NS_PER_SAMPLE
+
+
+def utterances(events) -> list[tuple[SpeechStart, SpeechEnd]]:
+    starts = [e for e in events if isinstance(e, SpeechStart)]
+    ends = [e for e in events if isinstance(e, SpeechEnd)]
+    assert len(starts) == len(ends)
+    return list(zip(starts, ends, strict=True))
+
+
+@pytest.mark.parametrize("snr_db", [None, 20, 15])
+def test_boundaries_within_60_ms(speech, snr_db):
+    signal, on, off = scene(speech, snr_db=snr_db)
+    [(start, end)] = utterances(run(endpointer(), signal))
+    assert abs(start.t_ns - t(on)) <= TOLERANCE
+    assert abs(end.t_ns_speech_end - t(off)) <= TOLERANCE
+    assert end.reason == "silence"
+
+
+def test_preroll_keeps_the_onset(speech):
+    signal, on, _ = scene(speech)
+    [(start, _)] = utterances(run(endpointer(preroll_ms=300), signal))
+    assert start.audio_t_ns <= t(on) - 100 * MS
+    assert start.audio_t_ns >= start.t_ns - 300 * MS
+    first = (start.audio_t_ns - T0) // NS_PER_SAMPLE
+    np.testing.assert_array_equal(start.audio[:1000], signal[first : first + 1000])
+
+
+def test_audio_is_gapless_and_ends_at_the_endpoint(speech):
+    signal, _, _ = scene(speech)
+    events = run(endpointer(), signal)
+    start, end = events[0], events[-1]
+    audio = np.concatenate([start.audio, *[e.samples for e in events if isinstance(e, SpeechAudio)]])
+    first = (start.audio_t_ns - T0) // NS_PER_SAMPLE
+    np.testing.assert_array_equal(audio, signal[first : first + len(audio)])
+    assert start.audio_t_ns + len(audio) * NS_PER_SAMPLE == end.t_ns_endpoint
+
+
+@pytest.mark.parametrize("kind", ["speech", "noise"])
+def test_a_cough_length_blip_is_not_an_utterance(speech, kind):
+    """130 ms of a vowel-rich stretch of speech, or of loud broadband noise, fades in and out."""
+    n = 130 * SR // 1000
+    middle = len(speech) // 2
+    burst = speech[middle : middle + n] if kind == "speech" else np.random.default_rng(1).standard_normal(n)
+    burst = (burst * np.hanning(n) ** 0.25 * (1 if kind == "speech" else 0.1)).astype(np.float32)
+    signal, _, _ = scene(burst)
+    assert run(endpointer(min_speech_ms=250), signal) == []
+    longer, _, _ = scene(speech[middle : middle + 6 * n])  # the control: 780 ms of it is speech
+    assert len(utterances(run(endpointer(min_speech_ms=250), longer))) == 1
+
+
+@pytest.mark.parametrize("frame_ms", [10, 20, 30])
+@pytest.mark.parametrize("end_silence_ms", [300, 700])
+def test_endpoint_fires_after_end_silence(speech, frame_ms, end_silence_ms):
+    signal, _, _ = scene(speech)
+    [(_, end)] = utterances(run(endpointer(frame_ms=frame_ms, end_silence_ms=end_silence_ms), signal))
+    waited = end.t_ns_endpoint - end.t_ns_speech_end
+    assert end_silence_ms * MS <= waited < (end_silence_ms + frame_ms) * MS
+
+
+def test_max_utterance_cuts_a_long_utterance(speech):
+    signal, _, _ = scene(np.concatenate([speech, speech]))  # ~3.7 s of talking without a pause
+    found = utterances(run(endpointer(max_utterance_s=1.5), signal))
+    start, end = found[0]
+    assert end.reason == "max_length"
+    assert 1500 * MS <= end.t_ns_endpoint - start.t_ns < 1520 * MS
+    assert found[-1][1].reason == "silence"  # what follows the cut is heard as a new utterance
+
+
+def summary(events) -> list[tuple]:
+    """Events as comparable tuples (the dataclasses hold arrays)."""
+    out = []
+    for e in events:
+        if isinstance(e, SpeechStart):
+            out.append(("start", e.t_ns, e.audio_t_ns, e.audio.tobytes()))
+        elif isinstance(e, SpeechAudio):
+            out.append(("audio", e.t_ns, e.samples.tobytes()))
+        else:
+            out.append(("end", e.t_ns_speech_end, e.t_ns_endpoint, e.reason))
+    return out
+
+
+def test_block_size_does_not_change_the_events(speech):
+    signal, _, _ = scene(speech, snr_db=20)
+    expected = summary(run(endpointer(), signal, block=len(signal)))
+    assert any(e[0] == "end" for e in expected)
+    for block in (1, 7, 160, 333, 1000, 4801):
+        assert summary(run(endpointer(), signal, block=block)) == expected, block
+
+
+def test_reset_forgets_the_stream(speech):
+    signal, on, _ = scene(speech)
+    ep = endpointer()
+    run(ep, signal[: on + SR // 2])  # stop mid-utterance
+    assert ep.state is State.SPEECH
+    ep.reset()
+    assert ep.state is State.SILENCE
+    assert summary(run(ep, signal)) == summary(run(endpointer(), signal))
+
+
+def test_energy_gate_ignores_echo_level_speech(speech):
+    echo_db = -40.0
+    echo = speech * np.float32(10 ** ((echo_db - SPEECH_DB) / 20))
+    echo_scene, _, _ = scene(echo)
+    assert len(utterances(run(endpointer(), echo_scene))) == 1  # ungated, the echo is speech
+
+    gated = endpointer()
+    gated.set_gate(10.0)
+    gated.set_reference_level(echo_db)
+    assert run(gated, echo_scene) == []
+    loud_scene, on, off = scene(speech)  # the user, 14 dB above the echo
+    [(start, end)] = utterances(run(gated, loud_scene))
+    assert abs(start.t_ns - t(on)) <= TOLERANCE
+
+    gated.set_gate(None)  # playback over: the gate opens
+    assert len(utterances(run(gated.build(), echo_scene))) == 1
+
+
+def test_energy_gate_rule():
+    assert passes_energy_gate(-20.0, -35.0, 10.0)
+    assert not passes_energy_gate(-30.0, -35.0, 10.0)
+    assert passes_energy_gate(-60.0, None, 10.0)  # no reference yet
+    assert passes_energy_gate(-60.0, -35.0, None)  # gate off
+    assert level_db(np.zeros(10)) == -120.0
+    assert level_db(np.full(10, 0.1)) == pytest.approx(-20.0)
+
+
+def test_accept_needs_build_and_mono():
+    ep = Endpointer(VadConfig())
+    with pytest.raises(RuntimeError, match="build"):
+        ep.accept(np.zeros(320, np.float32), T0)
+    with pytest.raises(ValueError, match="mono"):
+        ep.build().accept(np.zeros((320, 2), np.float32), T0)
