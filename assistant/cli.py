@@ -126,9 +126,9 @@ def _device(value):
 
 # --- commands ---------------------------------------------------------------------------------
 def _cmd_run(args) -> int:
+    cfg = _load(args, audio__input_device=args.input_device, audio__output_device=args.output_device)
     from assistant.listen import run_files, run_live
 
-    cfg = _load(args, audio__input_device=args.input_device, audio__output_device=args.output_device)
     if args.input or args.output:
         if not args.input:
             raise UserError("--output needs --input (answers to a file are for scripted runs)")
@@ -137,18 +137,18 @@ def _cmd_run(args) -> int:
 
 
 def _cmd_chat(args) -> int:
+    cfg = _load(args, audio__output_device=args.output_device)
     from assistant.console import chat
 
-    cfg = _load(args, audio__output_device=args.output_device)
     return asyncio.run(chat(cfg, mute=args.mute))
 
 
 def _cmd_say(args) -> int:
+    cfg = _load(args, audio__output_device=args.output_device)
     from assistant.audio.devices import Player
     from assistant.audio.files import write_wav
     from assistant.tts import PiperTts
 
-    cfg = _load(args, audio__output_device=args.output_device)
     tts = PiperTts(cfg.tts)
     tts.build()
     import numpy as np
@@ -172,9 +172,9 @@ def _to_float(samples):
 
 
 def _cmd_transcribe(args) -> int:
+    cfg = _load(args)
     from assistant.asr.recognizer import transcribe_files
 
-    cfg = _load(args)
     failures = 0
     for result in transcribe_files(cfg.asr, [Path(f) for f in args.files], full_context=args.full_context):
         if "error" in result:
@@ -215,9 +215,9 @@ def _cmd_latency(args) -> int:
 
 
 def _cmd_memory(args) -> int:
+    cfg = _load(args)
     from assistant.memory import Memory
 
-    cfg = _load(args)
     memory = Memory(cfg.memory)
     memory.build()
     try:
@@ -240,9 +240,9 @@ def _cmd_memory(args) -> int:
 
 
 def _cmd_doctor(args) -> int:
+    cfg = _load(args)
     from assistant.doctor import run_checks
 
-    cfg = _load(args)
     problems = 0
     for ok, what, detail in run_checks(cfg):
         problems += not ok

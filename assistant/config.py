@@ -189,8 +189,12 @@ def _read_toml(source: Path) -> dict:
 
 
 _FIXES = {
-    "extra_forbidden": "remove it or check its spelling against config.toml",
-    "missing": "add it",
+    "extra_forbidden": "remove it or check its spelling against the shipped config.toml",
+    "greater_than_equal": "use a value of at least {ge}",
+    "greater_than": "use a value above {gt}",
+    "less_than_equal": "use a value of at most {le}",
+    "multiple_of": "use a multiple of {multiple_of}",
+    "literal_error": "use one of {expected}",
 }
 
 
@@ -199,8 +203,9 @@ def _describe(err: ValidationError, source: Path | None) -> str:
     first = err.errors()[0]
     loc = [str(part) for part in first["loc"]]
     key = f"[{loc[0]}] {'.'.join(loc[1:])}" if len(loc) > 1 else loc[0] if loc else "(top level)"
-    message = first["msg"].removeprefix("Value error, ")
+    message = "unknown key" if first["type"] == "extra_forbidden" else first["msg"].removeprefix("Value error, ")
     fix = _FIXES.get(first["type"], "see the comment above that key in the shipped config.toml")
+    fix = fix.format(**first.get("ctx", {})) if "{" in fix else fix
     where = str(source) if source else "built-in defaults"
     more = f" (and {err.error_count() - 1} more)" if err.error_count() > 1 else ""
     return f"{where}: {key}: {message} (got {first.get('input')!r}){more}; fix: {fix}"

@@ -41,6 +41,7 @@ DURATIONS = {
     "asr_final": ("endpoint", "asr_final"),
     "prompt_build": ("turn_start", "prompt_built"),
     "llm_ttft": ("prompt_built", "llm_first_token"),
+    "clause_wait": ("llm_first_token", "first_clause"),
     "first_clause": ("turn_start", "first_clause"),
     "tts_first_audio": ("first_clause", "tts_first_audio"),
     "playback_start": ("tts_first_audio", "playback_start"),
@@ -134,7 +135,9 @@ def format_table(summary: dict[str, dict[str, float]]) -> str:
 
 
 # The stages that add up along one turn, in order, for the stacked plot.
-_SEQUENTIAL = ("endpointing", "asr_final", "prompt_build", "llm_ttft", "tts_first_audio", "playback_start")
+_SEQUENTIAL = (
+    "endpointing", "asr_final", "prompt_build", "llm_ttft", "clause_wait", "tts_first_audio", "playback_start",
+)
 
 
 def plot(records: list[dict], out: Path) -> None:

@@ -43,6 +43,11 @@ NS_PER_S = 1_000_000_000  # ns per second
 SMOOTH_MS = 100  # ms of raw decisions in the smoothing window (at least 3 frames)
 INT16_MAX = 32767  # float [-1, 1] → 16-bit PCM for webrtcvad
 SILENCE_DB = -120.0  # dBFS reported for digital silence
+FLOOR_TAU_MS = 250  # ms, time constant of the noise-floor average over unvoiced frames
+FLOOR_MARGIN_DB = 6.0  # dB above the noise floor that a frame needs to count as sound
+# Frames webrtcvad keeps saying "speech" after a long run ends (kOverHangMax2 in WebRTC's vad_core.c),
+# by frame_ms, indexed by aggressiveness: 140 ms for modes 0-1, 90-100 ms for modes 2-3.
+HANGOVER_FRAMES = {10: (14, 14, 9, 9), 20: (7, 7, 5, 5), 30: (5, 5, 3, 3)}
 
 
 class State(Enum):
@@ -88,6 +93,7 @@ class _Frame:
     samples: np.ndarray  # (frame_len,) float32
     t_ns: int  # first sample
     end_ns: int  # one past the last sample
+    db: float  # RMS level, dBFS
     voiced: bool  # webrtcvad's decision, after the energy gate
 
 

@@ -384,7 +384,7 @@ class ConformerCTC(nn.Module):
         if feats.shape[1] < SUBSAMPLING_CONTEXT:  # too short for one output frame: pad, all invalid
             feats = F.pad(feats, (0, 0, 0, SUBSAMPLING_CONTEXT - feats.shape[1]))
         x = self._front(feats)  # (B, T', D)
-        out_lens = subsampled_length(feat_lens)
+        out_lens = subsampled_length(feat_lens.to(x.device))
         valid = padding_mask(out_lens, x.shape[1])  # (B, T')
         mask = chunk_attention_mask(x.shape[1], chunk_size, left_chunks, x.device)[None] & valid[:, None, :]
         positions = torch.arange(x.shape[1], device=x.device)

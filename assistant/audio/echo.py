@@ -1,0 +1,337 @@
+"""Acoustic echo cancellation: the assistant's own voice, taken back out of the microphone.
+
+On laptop speakers the assistant hears itself. The playback side hands every block it is about to
+play to `reference(samples, t_ns)`; the capture side passes every mic block through
+`process(mic, t_ns)` and gets the cleaned signal, so the assistant's voice neither triggers
+barge-in nor reaches the recognizer, while the user's voice still does.
+
+    playback thread ── reference(x, t_ns) ──▶ [reference timeline, lock]
+                                                     │ the reference that sounded
+                                                     ▼ delay_ms + LEAD_MS earlier
+    capture thread ─── process(mic, t_ns) ─▶ 10 ms frames ─▶ library(mic frame, ref frame) ─▶ cleaned
+
+Timing contract (both in the `time.perf_counter_ns()` domain):
+    reference t_ns  when samples[0] leaves the speaker (from t_ns on, this is what plays: a block
+                    starting before the end of earlier ones replaces them; an empty block at t_ns
+                    says playback stopped there, e.g. on barge-in)
+    process t_ns    when mic[0] entered the microphone
+    delay_ms        how much later than its t_ns a played sample shows up in the mic's timeline:
+                    the acoustic path plus whatever device latency the two timestamps leave out.
+Both streams are laid on one sample timeline (index = t_ns at 16 kHz). Consecutive blocks whose
+stamps disagree with their sample counts by less than RESYNC_MS are taken as contiguous (callback
+jitter); a larger jump re-anchors the stream. Each mic frame is paired with the reference from
+`delay_ms + LEAD_MS` earlier: the lead keeps every echo after its reference even when delay_ms is
+overestimated, and both libraries model the remaining delay themselves (WebRTC AEC3 estimates it,
+Speex's adaptive filter spans it). The pair goes to the library on the capture thread, so the
+library itself is only ever touched by one thread.
+
+`process` returns the cleaned samples of every complete 10 ms frame so far (the remainder waits
+for the next call): 10 ms or less of added latency, and output lengths that differ from input
+lengths call by call. The "off" mode (`PassThrough`) returns its input as is.
+
+Backends: "webrtc" is WebRTC's audio processing module (AEC3) through the `livekit` package;
+"speex" is Xiph's libspeexdsp (echo canceller + residual echo suppressor) through ctypes.
+`make_echo_canceller` falls back to `PassThrough` with one warning line when a library does not
+load; the pipeline then uses the raised VAD threshold instead (`active` is False).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import logging
+import threading
+from typing import Protocol
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+SAMPLE_RATE = 16000  # Hz, mic and reference
+FRAME_MS = 10  # ms per frame, what both libraries process at a time
+FRAME = SAMPLE_RATE * FRAME_MS // 1000  # 160 samples per frame
+NS_PER_S = 1_000_000_000  # ns per second
+INT16_MAX = 32767  # float [-1, 1] ↔ 16-bit PCM, the libraries' sample format
+RING_S = 2  # s of reference history kept; must exceed delay_ms + LEAD_MS + the blocks played ahead
+RESYNC_MS = 20  # ms of timestamp disagreement taken as jitter; beyond it a stream re-anchors
+LEAD_MS = 20  # ms the reference is taken early, so a too-large delay_ms still leaves echoes causal
+DEFAULT_DELAY_MS = 40  # ms, typical laptop output + input latency when stamps are callback times
+SPEEX_TAIL_MS = 200  # ms of echo path the Speex filter spans (lead + device slack + room reverb)
+
+MODES = ("webrtc", "speex", "off")  # `[bargein] echo_cancel`
+
+
+class EchoCanceller(Protocol):
+    """One swap point: `build()` loads the library, then `reference` (playback thread) and
+    `process` (capture thread) may be called concurrently."""
+
+    name: str  # "webrtc", "speex" or "off"
+    active: bool  # False for the pass-through: barge-in then needs its raised VAD threshold
+
+    def build(self) -> None: ...
+    def reference(self, samples: np.ndarray, t_ns: int) -> None: ...
+    def process(self, mic: np.ndarray, t_ns: int) -> np.ndarray: ...
+    def reset(self) -> None: ...
+
+
+def sample_index(t_ns: int) -> int:
+    """A perf_counter_ns time → its sample on the shared 16 kHz timeline."""
+    return t_ns * SAMPLE_RATE // NS_PER_S
+
+
+def to_pcm16(samples: np.ndarray) -> np.ndarray:
+    """float32 in [-1, 1] → int16 (clipped)."""
+    return (np.clip(samples, -1.0, 1.0) * INT16_MAX).astype(np.int16)
+
+
+def _mono_float32(samples: np.ndarray) -> np.ndarray:
+    samples = np.asarray(samples, dtype=np.float32)
+    if samples.ndim != 1:
+        raise ValueError(f"expected mono samples of shape (n,), got {samples.shape}")
+    return samples
+
+
+class PassThrough:
+    """`echo_cancel = "off"` (or a library that failed to load): the mic signal, untouched."""
+
+    active = False
+
+    def __init__(self, name: str = "off") -> None:
+        self.name = name
+
+    def build(self) -> None:
+        pass
+
+    def reference(self, samples: np.ndarray, t_ns: int) -> None:
+        pass
+
+    def process(self, mic: np.ndarray, t_ns: int) -> np.ndarray:
+        return _mono_float32(mic)
+
+    def reset(self) -> None:
+        pass
+
+
+class ReferenceTimeline:
+    """What the speaker played, by timeline sample, over the last `size` samples; unwritten = silence.
+
+    Example (size 8, RESYNC ignored): write([1, 2, 3], at=10) then write([4], at=13):
+    read(9, 6) → [0, 1, 2, 3, 4, 0]. A write at 11 would replace 11.. and end the timeline at 11 + n.
+    """
+
+    def __init__(self, size: int, resync: int) -> None:
+        self.size = size  # samples of history kept
+        self.resync = resync  # samples of stamp jitter absorbed
+        self.buf = np.zeros(size, dtype=np.float32)
+        self.end: int | None = None  # timeline index one past the last sample written
+
+    def write(self, samples: np.ndarray, at: int) -> None:
+        if self.end is not None and abs(at - self.end) <= self.resync:
+            at = self.end  # contiguous with what came before, despite jittery stamps
+        elif self.end is not None and at > self.end:
+            self._put(np.zeros(min(at - self.end, self.size), np.float32), at - min(at - self.end, self.size))
+        self._put(samples[-self.size :], at + len(samples) - len(samples[-self.size :]))
+        self.end = at + len(samples)
+
+    def read(self, start: int, n: int) -> np.ndarray:
+        """n samples from timeline index `start`; zeros for anything never written or too old."""
+        out = np.zeros(n, dtype=np.float32)
+        if self.end is None:
+            return out
+        lo, hi = max(start, self.end - self.size), min(start + n, self.end)
+        if lo < hi:
+            out[lo - start : hi - start] = self.buf[np.arange(lo, hi) % self.size]
+        return out
+
+    def _put(self, samples: np.ndarray, at: int) -> None:
+        self.buf[np.arange(at, at + len(samples)) % self.size] = samples
+
+
+class _Backend(Protocol):
+    def cancel(self, mic: np.ndarray, ref: np.ndarray) -> np.ndarray:
+        """One frame: mic (FRAME,) int16, reference (FRAME,) int16 → cleaned (FRAME,) int16."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class WebRtcBackend:
+    """WebRTC's audio processing module (AEC3 + high-pass filter) from the `livekit` package."""
+
+    def __init__(self, noise_suppression: bool = False) -> None:
+        from livekit import rtc  # import here: a missing package must only disable this mode
+
+        self._rtc = rtc
+        self._apm = rtc.AudioProcessingModule(
+            echo_cancellation=True,
+            noise_suppression=noise_suppression,
+            high_pass_filter=True,
+            auto_gain_control=False,  # levels stay as they are for the VAD and the recognizer
+        )
+
+    def cancel(self, mic: np.ndarray, ref: np.ndarray) -> np.ndarray:
+        far = self._rtc.AudioFrame(bytearray(ref.tobytes()), SAMPLE_RATE, 1, FRAME)
+        self._apm.process_reverse_stream(far)
+        near = self._rtc.AudioFrame(bytearray(mic.tobytes()), SAMPLE_RATE, 1, FRAME)
+        self._apm.set_stream_delay_ms(LEAD_MS)  # the lead we gave the reference; AEC3 finds the rest
+        self._apm.process_stream(near)  # in place
+        return np.frombuffer(near.data, dtype=np.int16).copy()
+
+    def close(self) -> None:
+        self._apm = None
+
+
+# speex_echo.h / speex_preprocess.h request codes
+SPEEX_ECHO_SET_SAMPLING_RATE = 24
+SPEEX_PREPROCESS_SET_DENOISE = 0
+SPEEX_PREPROCESS_SET_ECHO_STATE = 24
+
+
+def load_speexdsp() -> ctypes.CDLL:
+    """libspeexdsp: the system's (Debian `libspeexdsp1`), else the copy inside the `speexdsp-ns` wheel."""
+    candidates = [ctypes.util.find_library("speexdsp"), "libspeexdsp.so.1"]
+    try:
+        from pathlib import Path
+
+        import speexdsp_ns  # noqa: F401 - only its bundled library is wanted
+
+        libs = Path(speexdsp_ns.__file__).resolve().parent.parent / "speexdsp_ns.libs"
+        candidates += [str(p) for p in sorted(libs.glob("libspeexdsp*.so*"))]
+    except ImportError:
+        pass
+    for name in filter(None, candidates):
+        try:
+            lib = ctypes.CDLL(name)
+        except OSError:
+            continue
+        if hasattr(lib, "speex_echo_state_init") and hasattr(lib, "speex_preprocess_state_init"):
+            return _declare_speex(lib)
+    raise OSError("libspeexdsp not found (apt install libspeexdsp1, or pip install speexdsp-ns)")
+
+
+def _declare_speex(lib: ctypes.CDLL) -> ctypes.CDLL:
+    p, i16 = ctypes.c_void_p, ctypes.POINTER(ctypes.c_int16)
+    for fn, args, res in [
+        (lib.speex_echo_state_init, [ctypes.c_int, ctypes.c_int], p),
+        (lib.speex_echo_state_destroy, [p], None),
+        (lib.speex_echo_state_reset, [p], None),
+        (lib.speex_echo_cancellation, [p, i16, i16, i16], None),
+        (lib.speex_echo_ctl, [p, ctypes.c_int, p], ctypes.c_int),
+        (lib.speex_preprocess_state_init, [ctypes.c_int, ctypes.c_int], p),
+        (lib.speex_preprocess_state_destroy, [p], None),
+        (lib.speex_preprocess_run, [p, i16], ctypes.c_int),
+        (lib.speex_preprocess_ctl, [p, ctypes.c_int, p], ctypes.c_int),
+    ]:
+        fn.argtypes, fn.restype = args, res
+    return lib
+
+
+class SpeexBackend:
+    """Xiph's libspeexdsp: the MDF echo canceller, then its residual echo suppressor (no denoising)."""
+
+    def __init__(self, tail_ms: int = SPEEX_TAIL_MS, suppress_residual: bool = True) -> None:
+        self._lib = lib = load_speexdsp()
+        self._echo = lib.speex_echo_state_init(FRAME, SAMPLE_RATE * tail_ms // 1000)
+        rate = ctypes.c_int(SAMPLE_RATE)
+        lib.speex_echo_ctl(self._echo, SPEEX_ECHO_SET_SAMPLING_RATE, ctypes.byref(rate))
+        self._pre = None
+        if suppress_residual:
+            self._pre = lib.speex_preprocess_state_init(FRAME, SAMPLE_RATE)
+            off = ctypes.c_int(0)
+            lib.speex_preprocess_ctl(self._pre, SPEEX_PREPROCESS_SET_DENOISE, ctypes.byref(off))
+            lib.speex_preprocess_ctl(self._pre, SPEEX_PREPROCESS_SET_ECHO_STATE, ctypes.c_void_p(self._echo))
+        self._out = np.zeros(FRAME, dtype=np.int16)
+
+    def cancel(self, mic: np.ndarray, ref: np.ndarray) -> np.ndarray:
+        i16 = ctypes.POINTER(ctypes.c_int16)
+        mic, ref = np.ascontiguousarray(mic), np.ascontiguousarray(ref)
+        out = self._out
+        self._lib.speex_echo_cancellation(self._echo, mic.ctypes.data_as(i16), ref.ctypes.data_as(i16),
+                                          out.ctypes.data_as(i16))
+        if self._pre is not None:
+            self._lib.speex_preprocess_run(self._pre, out.ctypes.data_as(i16))
+        return out.copy()
+
+    def close(self) -> None:
+        if self._pre is not None:
+            self._lib.speex_preprocess_state_destroy(self._pre)
+            self._pre = None
+        if self._echo is not None:
+            self._lib.speex_echo_state_destroy(self._echo)
+            self._echo = None
+
+
+BACKENDS = {"webrtc": WebRtcBackend, "speex": SpeexBackend}
+
+
+class TimedEchoCanceller:
+    """An `EchoCanceller` around one library: framing, the reference timeline, alignment, locking."""
+
+    active = True
+
+    def __init__(self, name: str, delay_ms: float = DEFAULT_DELAY_MS, make_backend=None) -> None:
+        if make_backend is None and name not in BACKENDS:
+            raise ValueError(f"unknown echo canceller {name!r}; expected one of {', '.join(BACKENDS)}")
+        self.name = name
+        self.delay_ms = delay_ms
+        self.make_backend = make_backend or BACKENDS[name]  # () -> backend; the bench passes variants
+        self._lag = round((delay_ms + LEAD_MS) * SAMPLE_RATE / 1000)  # samples from reference to mic
+        self._resync = RESYNC_MS * SAMPLE_RATE // 1000
+        self._ref_lock = threading.Lock()  # the timeline: written by playback, read by capture
+        self._mic_lock = threading.Lock()  # the library and the mic remainder: capture (and reset)
+        self._timeline: ReferenceTimeline | None = None
+        self._backend: _Backend | None = None
+
+    def build(self) -> None:
+        """Load the library (raises ImportError/OSError when it cannot) and start empty."""
+        self._backend = self.make_backend()
+        self._timeline = ReferenceTimeline(RING_S * SAMPLE_RATE, self._resync)
+        self._pending = np.zeros(0, dtype=np.float32)  # mic samples short of a frame
+        self._mic_at: int | None = None  # timeline index of the first pending sample
+
+    def reference(self, samples: np.ndarray, t_ns: int) -> None:
+        samples = _mono_float32(samples)
+        with self._ref_lock:
+            self._timeline.write(samples, sample_index(t_ns))
+
+    def process(self, mic: np.ndarray, t_ns: int) -> np.ndarray:
+        mic = _mono_float32(mic)
+        with self._mic_lock:
+            at = sample_index(t_ns)
+            if self._mic_at is None or abs(at - (self._mic_at + len(self._pending))) > self._resync:
+                self._mic_at = at - len(self._pending)  # first block, or a dropout: re-anchor
+            audio = np.concatenate([self._pending, mic])
+            n = len(audio) // FRAME * FRAME
+            out = np.empty(n, dtype=np.float32)
+            for start in range(0, n, FRAME):
+                out[start : start + FRAME] = self._frame(audio[start : start + FRAME], self._mic_at + start)
+            self._pending, self._mic_at = audio[n:], self._mic_at + n
+            return out
+
+    def _frame(self, mic: np.ndarray, at: int) -> np.ndarray:
+        with self._ref_lock:
+            ref = self._timeline.read(at - self._lag, FRAME)
+        return self._backend.cancel(to_pcm16(mic), to_pcm16(ref)).astype(np.float32) / INT16_MAX
+
+    def reset(self) -> None:
+        """Forget the reference, the mic remainder and everything the library learnt (new devices)."""
+        with self._mic_lock, self._ref_lock:
+            if self._backend is not None:
+                self._backend.close()
+            self.build()
+
+
+def make_echo_canceller(mode: str, delay_ms: float = DEFAULT_DELAY_MS) -> EchoCanceller:
+    """`[bargein] echo_cancel` → a built canceller; a library that fails to load gives a PassThrough
+    (`active` False) and one warning line, so the pipeline falls back to the raised VAD threshold."""
+    if mode not in MODES:
+        raise ValueError(f"echo_cancel must be one of {', '.join(MODES)}, got {mode!r}")
+    if mode == "off":
+        return PassThrough()
+    canceller = TimedEchoCanceller(mode, delay_ms)
+    try:
+        canceller.build()
+    except (ImportError, OSError, RuntimeError) as err:
+        log.warning("echo cancellation %r unavailable (%s); barge-in uses the raised VAD threshold", mode, err)
+        return PassThrough()
+    return canceller

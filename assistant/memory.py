@@ -1,0 +1,177 @@
+"""Every turn of every conversation, in one SQLite file, through sqlite-utils.
+
+A small verb API: `add`, `recent`, `count`, `clear`, `export`, `close`. Each write is one
+transaction (`with db.atomic():`); the schema comes from registered migrations
+(`sqlite_utils.Migrations`, recorded in `_sqlite_migrations`), so a later column is a new
+function below, never an edit of an old one.
+
+Durability: WAL journal with `synchronous=FULL`. `add()` returns only after its COMMIT has been
+fsynced to the WAL, so a turn whose id was returned survives SIGKILL and power loss alike; a
+write killed half-way is rolled back on the next open. The cost is one fsync per turn (a few
+milliseconds, once every few seconds), which a voice assistant never notices.
+
+Privacy: the file and its -wal/-shm companions are created 0600 (SQLite gives the companions
+the database's mode) in a 0700 directory; `secure_delete` overwrites what `clear()` deletes and
+the WAL is truncated afterwards, so forgotten text does not linger on disk.
+
+Threads: the connection is opened with `check_same_thread=False` so `build()` may run on one
+thread and the memory worker use it from another. The intended shape is one owner (the
+pipeline's memory task); a lock around every verb makes a stray call from elsewhere safe
+rather than corrupting.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import uuid
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+from assistant.config import MemoryConfig
+
+ROLES = ("user", "assistant")
+_EXPORT_PAGE = 500  # rows fetched per lock hold while exporting
+
+migrations = Migrations("assistant.memory")
+
+
+@migrations()
+def m001_turns(db: Database) -> None:
+    db["turns"].create(
+        {
+            "id": int,
+            "session": str,
+            "role": str,
+            "text": str,
+            "created_at": str,
+            "interrupted": bool,
+        },
+        pk="id",
+        not_null={"session", "role", "text", "created_at", "interrupted"},
+        defaults={"interrupted": 0},
+    )
+    # `recent()` walks the INTEGER PRIMARY KEY (the rowid b-tree) backwards; this index serves
+    # per-session queries (`assistant memory export` of one run, a future "forget this session").
+    db["turns"].create_index(["session", "id"])
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One remembered message. `interrupted`: the user barged in; `text` is what was played."""
+
+    role: str
+    text: str
+    interrupted: bool = False
+    id: int = 0
+    session: str = ""
+    created_at: str = ""  # wall clock, ISO 8601 UTC: for people reading the export
+
+
+class Memory:
+    """The conversation store. `build()` opens (and creates) the file; see the module docstring."""
+
+    def __init__(self, cfg: MemoryConfig):
+        self.cfg = cfg
+        self.path: Path = cfg.db_path
+        self.session = uuid.uuid4().hex[:12]  # one per process run
+        self._db: Database | None = None
+        self._lock = threading.Lock()
+
+    def build(self) -> Memory:
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        _create_private(self.path)
+        conn = sqlite3.connect(str(self.path), check_same_thread=False, timeout=5.0)
+        db = Database(conn, execute_plugins=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")  # see the module docstring: no completed turn is lost
+        db.execute("PRAGMA secure_delete=ON")
+        migrations.apply(db)
+        self._db = db
+        return self
+
+    # -- verbs -------------------------------------------------------------------------------
+
+    def add(self, role: str, text: str, interrupted: bool = False) -> int:
+        """Store one message in its own transaction; returns its id once it is durable."""
+        if role not in ROLES:
+            raise ValueError(f"role must be one of {ROLES}, got {role!r}")
+        row = {
+            "session": self.session,
+            "role": role,
+            "text": text,
+            "created_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
+            "interrupted": bool(interrupted),
+        }
+        with self._lock, self._open().atomic() as db:
+            return db["turns"].insert(row).last_pk
+
+    def recent(self, n: int) -> list[Turn]:
+        """The newest `n` turns, oldest first. Walks the primary key backwards: O(n), not O(table)."""
+        if n <= 0:
+            return []
+        sql = "SELECT * FROM turns ORDER BY id DESC LIMIT ?"
+        with self._lock:
+            rows = list(self._open().query(sql, [n]))
+        return [_turn(row) for row in reversed(rows)]
+
+    def count(self) -> int:
+        with self._lock:
+            return self._open()["turns"].count
+
+    def clear(self) -> int:
+        """Forget every turn; returns how many were deleted."""
+        with self._lock:
+            db = self._open()
+            with db.atomic():
+                deleted = db.execute("DELETE FROM turns").rowcount
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # old pages out of the -wal file too
+        return deleted
+
+    def export(self) -> Iterator[dict]:
+        """Every turn as a dict, oldest first (one JSON line each for `assistant memory export`)."""
+        last = 0
+        sql = "SELECT * FROM turns WHERE id > ? ORDER BY id LIMIT ?"
+        while True:
+            with self._lock:  # paged, so a long export never holds the lock while the caller writes
+                rows = list(self._open().query(sql, [last, _EXPORT_PAGE]))
+            if not rows:
+                return
+            for row in rows:
+                yield asdict(_turn(row))
+            last = rows[-1]["id"]
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+    def _open(self) -> Database:
+        if self._db is None:
+            raise RuntimeError("Memory is not open: call build() first")
+        return self._db
+
+
+def _turn(row: dict) -> Turn:
+    return Turn(
+        role=row["role"],
+        text=row["text"],
+        interrupted=bool(row["interrupted"]),
+        id=row["id"],
+        session=row["session"],
+        created_at=row["created_at"],
+    )
+
+
+def _create_private(path: Path) -> None:
+    """Create the file 0600 before SQLite does (SQLite would honour the umask, usually 0644)."""
+    fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+    os.close(fd)
+    os.chmod(path, 0o600)  # also tightens a file created by an older version or by hand

@@ -1,0 +1,96 @@
+"""Benchmark the streaming recognizer: compute per chunk, real-time factor, and whether the cost of a
+chunk stays flat as the stream grows.
+
+    python scripts/bench_asr.py                      # models/asr/*.pt if present, else a random model
+    python scripts/bench_asr.py --chunk-ms 320 --left-chunks 4 --seconds 65 --threads 1 2
+
+A chunk's time covers everything `accept` does for it: features, the network, greedy decoding.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from assistant.asr.features import SAMPLE_RATE  # noqa: E402
+from assistant.asr.model import ConformerConfig, ConformerCTC, load_checkpoint  # noqa: E402
+from assistant.asr.recognizer import StreamingRecognizer  # noqa: E402
+
+WARMUP_CHUNKS = 5
+
+
+def find_model(directory: Path) -> tuple[ConformerCTC, str]:
+    checkpoints = sorted(directory.glob("*.pt"), key=lambda p: p.stat().st_mtime)
+    if checkpoints:
+        return load_checkpoint(checkpoints[-1]), f"checkpoint {checkpoints[-1]}"
+    torch.manual_seed(0)
+    return ConformerCTC(ConformerConfig()).eval(), "RANDOMLY INITIALISED shipped config (no checkpoint found)"
+
+
+def test_audio(seconds: float, seed: int = 0) -> np.ndarray:
+    """Tones of random pitch and loudness with a little noise: speech-like spectral variety."""
+    rng, pieces, total = np.random.default_rng(seed), [], int(SAMPLE_RATE * seconds)
+    while sum(map(len, pieces)) < total:
+        n, hz, amp = int(rng.integers(800, 4000)), rng.uniform(100, 3000), rng.uniform(0, 0.4)
+        tone = amp * np.sin(2 * np.pi * hz * np.arange(n) / SAMPLE_RATE)
+        pieces.append(tone + 0.01 * rng.standard_normal(n))
+    return np.concatenate(pieces)[:total].astype(np.float32)
+
+
+def chunk_times(model: ConformerCTC, wave: np.ndarray, chunk_ms: int, left_chunks: int) -> np.ndarray:
+    """Seconds spent in accept() for each chunk-sized piece of audio, in stream order."""
+    rec = StreamingRecognizer(model, chunk_ms, left_chunks).build()
+    step = SAMPLE_RATE * chunk_ms // 1000
+    times = []
+    for start in range(0, len(wave) - step + 1, step):
+        t0 = time.perf_counter_ns()
+        rec.accept(wave[start : start + step])
+        times.append((time.perf_counter_ns() - t0) / 1e9)
+    return np.array(times)
+
+
+def at(times: np.ndarray, chunk_ms: int, second: float, span: float = 2.0) -> float:
+    """Mean chunk time (ms) over `span` seconds of stream starting at `second`."""
+    first = int(second * 1000 / chunk_ms)
+    return 1000 * times[first : first + int(span * 1000 / chunk_ms)].mean()
+
+
+def row(threads: int, times: np.ndarray, chunk_ms: int, left: int) -> str:
+    steady = times[WARMUP_CHUNKS:]
+    mean, p95 = 1000 * steady.mean(), 1000 * np.percentile(steady, 95)
+    rtf = steady.sum() / (len(steady) * chunk_ms / 1000)
+    late = at(times, chunk_ms, len(times) * chunk_ms / 1000 - 3)
+    early = at(times, chunk_ms, 1)
+    cells = [f"{mean:.2f}", f"{p95:.2f}", f"{rtf:.4f}", f"{early:.2f}", f"{late:.2f}"]
+    return "| " + " | ".join(map(str, [threads, chunk_ms, left, *cells])) + " |"
+
+
+def main() -> None:
+    fmt = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=fmt)
+    parser.add_argument("--model-dir", type=Path, default=Path("models/asr"))
+    parser.add_argument("--chunk-ms", type=int, default=320)
+    parser.add_argument("--left-chunks", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=65.0, help="length of the continuous stream")
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    args = parser.parse_args()
+    model, source = find_model(args.model_dir)
+    wave = test_audio(args.seconds)
+    print(f"model: {source}; {model.num_parameters() / 1e6:.2f} M parameters; {args.seconds:.0f} s stream\n")
+    print("| threads | chunk ms | left chunks | mean ms/chunk | p95 ms/chunk | RTF | ms/chunk at 1 s "
+          f"| ms/chunk at {args.seconds - 3:.0f} s |")
+    print("|---|---|---|---|---|---|---|---|")
+    for threads in args.threads:
+        torch.set_num_threads(threads)
+        times = chunk_times(model, wave, args.chunk_ms, args.left_chunks)
+        print(row(threads, times, args.chunk_ms, args.left_chunks))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,369 @@
+"""Train the streaming Conformer-CTC recognizer on the synthetic data from scripts/make_dataset.py.
+
+    nohup python scripts/train_asr.py --data /work/data/asr --out /work/runs/asr --resume &
+    python scripts/train_asr.py --out /work/runs/asr --export models/asr/conformer_ctc.pt
+
+Dynamic chunk training: each batch is full context with probability 0.5, otherwise a random chunk
+of 1-25 output frames (40 ms each) with 1, 2, 4, 8 or all left chunks, so one model serves every
+chunk size; dev WER is measured at the shipped streaming setting (320 ms chunks, 4 left chunks).
+Batches are bucketed by length and capped by total audio seconds. `last.pt` (model, optimizer,
+step, epoch) is written every few minutes; `best.pt` holds the lowest dev WER so far. The training
+manifest is re-read at every epoch start, so shards still being synthesized join the next epoch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from dataclasses import asdict, fields
+from pathlib import Path
+
+import numpy as np
+import soundfile as sf
+import torch
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, Dataset
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from assistant.asr.features import log_mel  # noqa: E402
+from assistant.asr.model import ConformerCTC, ConformerConfig, save_checkpoint  # noqa: E402
+from assistant.asr.recognizer import transcribe_batch  # noqa: E402
+from assistant.asr.text import encode  # noqa: E402
+
+SHIPPED_CHUNK_MS, SHIPPED_LEFT_CHUNKS = 320, 4
+LEFT_CHUNK_CHOICES = (1, 2, 4, 8, -1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Data
+# ---------------------------------------------------------------------------------------------
+def read_manifest(split_dir: Path, max_seconds: float = 20.0) -> list[dict]:
+    """Rows of every finished shard of a split (or its manifest.jsonl), skipping over-long ones."""
+    paths = sorted(split_dir.glob("shard_*.jsonl")) or [split_dir / "manifest.jsonl"]
+    rows = [json.loads(line) for p in paths if p.exists() for line in p.open()]
+    return [r for r in rows if r["duration"] <= max_seconds and r["text"]]
+
+
+def load_wave(path: str) -> np.ndarray:
+    wave, sr = sf.read(path, dtype="float32", always_2d=True)
+    assert sr == 16000, f"{path}: {sr} Hz"
+    return wave[:, 0]
+
+
+class SpeechDataset(Dataset):
+    """Row index → (log-mel (T, 80) float32 tensor, token ids tensor)."""
+
+    def __init__(self, rows: list[dict]) -> None:
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, i: int) -> tuple[torch.Tensor, torch.Tensor]:
+        row = self.rows[i]
+        feats = torch.from_numpy(log_mel(load_wave(row["audio"])))
+        return feats, torch.tensor(encode(row["text"]), dtype=torch.long)
+
+
+def collate(items: list[tuple[torch.Tensor, torch.Tensor]]) -> dict[str, torch.Tensor]:
+    feats, labels = zip(*items)
+    return {
+        "feats": torch.nn.utils.rnn.pad_sequence(feats, batch_first=True),  # (B, T, 80)
+        "feat_lens": torch.tensor([len(f) for f in feats]),
+        "labels": torch.cat(labels),
+        "label_lens": torch.tensor([len(t) for t in labels]),
+    }
+
+
+def duration_batches(rows: list[dict], max_seconds: float, seed: int) -> list[list[int]]:
+    """Indices grouped by similar length, each batch's padded audio ≤ max_seconds; batch order shuffled."""
+    rng = random.Random(seed)
+    order = sorted(range(len(rows)), key=lambda i: rows[i]["duration"] + rng.uniform(0, 0.3))
+    batches, current, longest = [], [], 0.0
+    for i in order:
+        d = rows[i]["duration"]
+        if current and max(longest, d) * (len(current) + 1) > max_seconds:
+            batches.append(current)
+            current, longest = [], 0.0
+        current.append(i)
+        longest = max(longest, d)
+    if current:
+        batches.append(current)
+    rng.shuffle(batches)
+    return batches
+
+
+def cmvn_stats(rows: list[dict], n: int, seed: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Global per-bin mean and std of log-mel over a random sample of training utterances."""
+    sample = random.Random(seed).sample(rows, min(n, len(rows)))
+    feats = np.concatenate([log_mel(load_wave(r["audio"])) for r in sample]).astype(np.float64)
+    return torch.tensor(feats.mean(0), dtype=torch.float32), torch.tensor(feats.std(0) + 1e-5, dtype=torch.float32)
+
+
+# ---------------------------------------------------------------------------------------------
+# Training pieces
+# ---------------------------------------------------------------------------------------------
+def spec_augment(feats: torch.Tensor, lens: torch.Tensor, fill: torch.Tensor, gen: torch.Generator,
+                 n_freq: int = 2, max_freq: int = 15, time_every: int = 150, max_time: int = 30) -> torch.Tensor:
+    """Mask random frequency bands and time spans in place with the CMVN mean (→ 0 after CMVN)."""
+    B, T, D = feats.shape  # (B, T, 80)
+    for b in range(B):
+        for _ in range(n_freq):
+            w = int(torch.randint(0, max_freq + 1, (1,), generator=gen))
+            f0 = int(torch.randint(0, D - w + 1, (1,), generator=gen))
+            feats[b, :, f0: f0 + w] = fill[f0: f0 + w]
+        n = int(lens[b])
+        for _ in range(max(1, n // time_every)):
+            w = int(torch.randint(0, min(max_time, max(1, n // 10)) + 1, (1,), generator=gen))
+            t0 = int(torch.randint(0, max(1, n - w), (1,), generator=gen))
+            feats[b, t0: t0 + w] = fill
+    return feats
+
+
+def random_chunking(rng: random.Random, p_full: float = 0.5) -> tuple[int | None, int]:
+    """(chunk_size in output frames or None for full context, left_chunks) for one batch."""
+    if rng.random() < p_full:
+        return None, -1
+    return rng.randint(1, 25), rng.choice(LEFT_CHUNK_CHOICES)
+
+
+def learning_rate(step: int, peak: float, warmup: int, schedule: str, max_steps: int) -> float:
+    """Linear warmup, then Noam (inverse square root) or cosine decay to 5% of the peak."""
+    if step < warmup:
+        return peak * (step + 1) / warmup
+    if schedule == "cosine":
+        progress = min(1.0, (step - warmup) / max(1, max_steps - warmup))
+        return peak * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * progress)))
+    return peak * math.sqrt(warmup / (step + 1))
+
+
+def ctc_loss(model: ConformerCTC, batch: dict, chunk: int | None, left: int) -> torch.Tensor:
+    log_probs, out_lens = model(batch["feats"], batch["feat_lens"], chunk, left)  # (B, T', V)
+    loss = F.ctc_loss(log_probs.transpose(0, 1), batch["labels"], out_lens, batch["label_lens"],
+                      blank=0, reduction="sum", zero_infinity=True)
+    return loss / len(out_lens)
+
+
+def word_error_rate(model: ConformerCTC, rows: list[dict], chunk_ms: int | None, batch: int = 16) -> tuple[float, list[str]]:
+    """WER (jiwer) of greedy CTC over rows; chunk_ms None = full context. The masked forward used
+    here equals the chunk-by-chunk streaming path for the same chunk (tests/test_model.py)."""
+    import jiwer  # noqa: PLC0415
+
+    hyps: list[str] = []
+    for i in range(0, len(rows), batch):
+        waves = [load_wave(r["audio"]) for r in rows[i: i + batch]]
+        hyps += transcribe_batch(model, waves, chunk_ms, SHIPPED_LEFT_CHUNKS)
+    refs = [r["text"] for r in rows]
+    return jiwer.wer(refs, [h or "<empty>" for h in hyps]), hyps
+
+
+# ---------------------------------------------------------------------------------------------
+# Checkpoints
+# ---------------------------------------------------------------------------------------------
+def save_training_state(path: Path, model: ConformerCTC, opt: torch.optim.Optimizer, state: dict) -> None:
+    tmp = path.with_suffix(".tmp")
+    torch.save({"config": asdict(model.cfg), "model": model.state_dict(), "optimizer": opt.state_dict(),
+                "state": state}, tmp)
+    tmp.replace(path)
+
+
+def export(run_dir: Path, out: Path, which: str) -> None:
+    """Write an inference-only checkpoint (no optimizer) with its training meta."""
+    ckpt = torch.load(run_dir / which, map_location="cpu", weights_only=False)
+    model = ConformerCTC(ConformerConfig(**ckpt["config"]))
+    model.load_state_dict(ckpt["model"])
+    s = ckpt["state"]
+    meta = {k: s[k] for k in ("step", "epoch", "train_hours", "train_utterances", "dev_wer", "dev_wer_full",
+                              "train_seconds", "voices") if k in s}
+    meta["source"] = which
+    save_checkpoint(model, out, **meta)
+    print(f"exported {run_dir / which} → {out} ({out.stat().st_size / 1e6:.1f} MB) {meta}")
+
+
+def model_config(args: argparse.Namespace) -> ConformerConfig:
+    names = {f.name for f in fields(ConformerConfig)}
+    overrides = {k: v for k, v in vars(args).items() if k in names and v is not None}
+    return ConformerConfig(**overrides)
+
+
+# ---------------------------------------------------------------------------------------------
+# The loop
+# ---------------------------------------------------------------------------------------------
+class Trainer:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.out: Path = args.out
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.log_file = (self.out / "train.log").open("a")
+        self.device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        self.dev_rows = read_manifest(args.data / "dev")[: args.dev_utts]
+
+    def log(self, msg: str, **fields) -> None:
+        line = json.dumps({"time": time.strftime("%H:%M:%S"), "msg": msg, **fields})
+        self.log_file.write(line + "\n")
+        self.log_file.flush()
+        from tqdm import tqdm  # noqa: PLC0415
+
+        tqdm.write(line, file=sys.stderr)
+
+    def build(self) -> None:
+        args = self.args
+        last = self.out / "last.pt"
+        if args.resume and last.exists():
+            ckpt = torch.load(last, map_location="cpu", weights_only=False)
+            self.model = ConformerCTC(ConformerConfig(**ckpt["config"]))
+            self.model.load_state_dict(ckpt["model"])
+            self.state = ckpt["state"]
+            self.model.to(self.device)
+            self.opt = self._optimizer()
+            self.opt.load_state_dict(ckpt["optimizer"])
+            self.log("resumed", step=self.state["step"], epoch=self.state["epoch"])
+        else:
+            self.model = ConformerCTC(model_config(args))
+            rows = read_manifest(args.data / "train")
+            mean, std = cmvn_stats(rows, args.cmvn_utts, args.seed)
+            self.model.cmvn_mean.copy_(mean)
+            self.model.cmvn_std.copy_(std)
+            self.model.to(self.device)
+            self.opt = self._optimizer()
+            self.state = {"step": 0, "epoch": 0, "batch_in_epoch": 0, "train_seconds": 0.0, "best_wer": 1e9,
+                          "epoch_rows": 0}
+            self.log("start", params=self.model.num_parameters(), config=asdict(self.model.cfg),
+                     device=str(self.device))
+
+    def _optimizer(self) -> torch.optim.Optimizer:
+        decay = [p for n, p in self.model.named_parameters() if p.ndim >= 2]
+        no_decay = [p for n, p in self.model.named_parameters() if p.ndim < 2]
+        return torch.optim.AdamW([{"params": decay, "weight_decay": self.args.weight_decay},
+                                  {"params": no_decay, "weight_decay": 0.0}], lr=self.args.lr, betas=(0.9, 0.98))
+
+    def loader(self, rows: list[dict], batches: list[list[int]]) -> DataLoader:
+        return DataLoader(SpeechDataset(rows), batch_sampler=batches, collate_fn=collate,
+                          num_workers=self.args.workers, prefetch_factor=4 if self.args.workers else None,
+                          persistent_workers=False)
+
+    def run(self) -> None:
+        from tqdm import tqdm  # noqa: PLC0415
+
+        args, s = self.args, self.state
+        last_save = time.monotonic()
+        chunk_rng = random.Random(args.seed + s["step"])
+        gen = torch.Generator().manual_seed(args.seed + s["step"])
+        while s["epoch"] < args.epochs:
+            rows = read_manifest(args.data / "train")
+            if s["batch_in_epoch"] and len(rows) != s["epoch_rows"]:
+                s["batch_in_epoch"] = 0  # the manifest grew: this epoch's order no longer exists
+            s["epoch_rows"] = len(rows)
+            s["train_hours"] = sum(r["duration"] for r in rows) / 3600
+            s["train_utterances"] = len(rows)
+            batches = duration_batches(rows, args.batch_seconds, args.seed + s["epoch"])
+            self.log("epoch", epoch=s["epoch"], utterances=len(rows), hours=round(s["train_hours"], 2),
+                     batches=len(batches), skip=s["batch_in_epoch"])
+            todo = batches[s["batch_in_epoch"]:]
+            bar = tqdm(self.loader(rows, todo), total=len(todo), desc=f"epoch {s['epoch']}", file=sys.stderr,
+                       mininterval=30, unit="batch")
+            t_window, utts_window, loss_window = time.monotonic(), 0, []
+            for batch in bar:
+                loss = self.step(batch, chunk_rng, gen)
+                loss_window.append(loss)
+                utts_window += len(batch["feat_lens"])
+                s["batch_in_epoch"] += 1
+                if s["step"] % args.log_every == 0:
+                    dt = time.monotonic() - t_window
+                    self.log("train", step=s["step"], epoch=s["epoch"], loss=round(float(np.mean(loss_window)), 4),
+                             lr=round(self.opt.param_groups[0]["lr"], 6), utt_per_s=round(utts_window / dt, 2))
+                    bar.set_postfix(loss=f"{np.mean(loss_window):.3f}")
+                    t_window, utts_window, loss_window = time.monotonic(), 0, []
+                if s["step"] % args.eval_every == 0:
+                    self.evaluate()
+                if time.monotonic() - last_save > args.save_minutes * 60:
+                    save_training_state(self.out / "last.pt", self.model, self.opt, s)
+                    last_save = time.monotonic()
+            s["epoch"] += 1
+            s["batch_in_epoch"] = 0
+            self.evaluate()
+            save_training_state(self.out / "last.pt", self.model, self.opt, s)
+            last_save = time.monotonic()
+
+    def step(self, batch: dict, chunk_rng: random.Random, gen: torch.Generator) -> float:
+        args, s = self.args, self.state
+        t0 = time.monotonic()
+        self.model.train()
+        batch = {k: v.to(self.device) for k, v in batch.items()}
+        spec_augment(batch["feats"], batch["feat_lens"], self.model.cmvn_mean, gen)
+        chunk, left = random_chunking(chunk_rng)
+        lr = learning_rate(s["step"], args.lr, args.warmup, args.schedule, args.max_steps)
+        for group in self.opt.param_groups:
+            group["lr"] = lr
+        loss = ctc_loss(self.model, batch, chunk, left)
+        self.opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(self.model.parameters(), args.clip)
+        self.opt.step()
+        s["step"] += 1
+        s["train_seconds"] += time.monotonic() - t0
+        return float(loss)
+
+    def evaluate(self) -> None:
+        if not self.dev_rows:
+            return
+        s = self.state
+        t0 = time.monotonic()
+        wer, hyps = word_error_rate(self.model, self.dev_rows, SHIPPED_CHUNK_MS)
+        wer_full, _ = word_error_rate(self.model, self.dev_rows[: len(self.dev_rows) // 2], None)
+        s["dev_wer"], s["dev_wer_full"] = round(wer, 4), round(wer_full, 4)
+        examples = [{"ref": r["text"], "hyp": h} for r, h in zip(self.dev_rows[:3], hyps[:3])]
+        self.log("dev", step=s["step"], epoch=s["epoch"], wer_stream_320ms=s["dev_wer"], wer_full=s["dev_wer_full"],
+                 seconds=round(time.monotonic() - t0, 1), examples=examples)
+        if wer < s["best_wer"]:
+            s["best_wer"] = wer
+            save_training_state(self.out / "best.pt", self.model, self.opt, s)
+
+
+def parse_args() -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--data", type=Path, default=Path("/work/data/asr"))
+    p.add_argument("--out", type=Path, default=Path("/work/runs/asr"), help="run directory (last.pt, best.pt, train.log)")
+    p.add_argument("--resume", action="store_true", help="continue from OUT/last.pt if it exists")
+    p.add_argument("--export", type=Path, help="write an inference checkpoint from OUT/best.pt (or --from) and exit")
+    p.add_argument("--from", dest="export_from", default="best.pt", help="best.pt or last.pt, for --export")
+    p.add_argument("--epochs", type=int, default=100)
+    p.add_argument("--batch-seconds", type=float, default=120.0, help="padded audio seconds per batch")
+    p.add_argument("--lr", type=float, default=1.5e-3)
+    p.add_argument("--warmup", type=int, default=500)
+    p.add_argument("--schedule", choices=["noam", "cosine"], default="noam")
+    p.add_argument("--max-steps", type=int, default=30000, help="cosine schedule length")
+    p.add_argument("--weight-decay", type=float, default=1e-3)
+    p.add_argument("--clip", type=float, default=5.0)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--workers", type=int, default=1, help="DataLoader processes computing features")
+    p.add_argument("--cmvn-utts", type=int, default=400)
+    p.add_argument("--dev-utts", type=int, default=200)
+    p.add_argument("--log-every", type=int, default=25)
+    p.add_argument("--eval-every", type=int, default=1000)
+    p.add_argument("--save-minutes", type=float, default=10.0)
+    p.add_argument("--seed", type=int, default=0)
+    for f in fields(ConformerConfig):  # --d_model 144 --n_layers 8 ... (new runs only)
+        if f.type in ("int", "float", int, float):
+            p.add_argument(f"--{f.name}", type=int if f.type in ("int", int) else float, default=None)
+    return p.parse_args()
+
+
+def main() -> None:
+    args = parse_args()
+    if args.export:
+        export(args.out, args.export, args.export_from)
+        return
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    trainer = Trainer(args)
+    trainer.build()
+    trainer.run()
+
+
+if __name__ == "__main__":
+    main()

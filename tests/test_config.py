@@ -1,0 +1,81 @@
+"""Config errors are one line naming file, key, problem and fix, with exit code 2."""
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from assistant import config
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    return path
+
+
+def test_shipped_config_toml_equals_the_built_in_defaults():
+    shipped = config.load(REPO / "config.toml")
+    assert shipped == config.Config()
+
+
+def test_every_key_in_config_toml_is_commented():
+    lines = (REPO / "config.toml").read_text().splitlines()
+    for i, line in enumerate(lines):
+        if "=" in line and not line.lstrip().startswith("#"):
+            assert lines[i - 1].lstrip().startswith("#") or "=" in lines[i - 1], f"uncommented key: {line}"
+
+
+def test_config_toml_has_every_model_field():
+    data = tomllib.loads((REPO / "config.toml").read_text())
+    for section, model in config.Config.model_fields.items():
+        assert set(data[section]) == set(model.annotation.model_fields), section
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[memory]\nwindow_turns = 0\n", "[memory] window_turns"),
+        ("[memory]\nwindow_turns = 'eight'\n", "[memory] window_turns"),
+        ("[memry]\nwindow_turns = 3\n", "memry: unknown key"),
+        ("[llm]\nmodel = '/nope/model.gguf'\n", "[llm] model: file not found"),
+        ("[asr]\nchunk_ms = 300\n", "[asr] chunk_ms"),
+        ("[vad]\nframe_ms = 25\n", "[vad] frame_ms"),
+        ("[tts]\nvoice = '/nope/voice.onnx'\n", "[tts] voice: file not found"),
+        ("[memory\n", "not valid TOML"),
+    ],
+)
+def test_bad_config_is_one_clear_line(tmp_path, text, expected):
+    path = _write(tmp_path, text)
+    with pytest.raises(config.ConfigError) as err:
+        config.load(path)
+    message = str(err.value)
+    assert "\n" not in message
+    assert str(path) in message and expected in message and "fix:" in message
+
+
+def test_env_var_selects_the_file(tmp_path, monkeypatch):
+    path = _write(tmp_path, "[memory]\nwindow_turns = 3\n")
+    monkeypatch.setenv("ASSISTANT_CONFIG", str(path))
+    assert config.load().memory.window_turns == 3
+
+
+def test_overrides_win_over_the_file(tmp_path):
+    path = _write(tmp_path, "[audio]\ninput_device = 'a'\n")
+    cfg = config.load(path, {"audio": {"input_device": 3, "output_device": None}})
+    assert cfg.audio.input_device == 3 and cfg.audio.output_device == ""
+
+
+@pytest.mark.parametrize("command", ["doctor", "memory", "latency", "transcribe", "chat", "run", "say"])
+def test_cli_exits_2_with_one_line_on_bad_config(tmp_path, command):
+    path = _write(tmp_path, "[memory]\nmax_item_chars = -5\n")
+    args = {"memory": ["memory", "show"], "transcribe": ["transcribe", "x.wav"], "say": ["say", "hi"]}
+    argv = [sys.executable, "-m", "assistant.cli", "--config", str(path), *args.get(command, [command])]
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "max_item_chars" in lines[0] and "Traceback" not in result.stderr

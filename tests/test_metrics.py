@@ -1,0 +1,70 @@
+"""The latency log schema, summaries and the plot."""
+
+import json
+
+from assistant import metrics
+from assistant.frames import Turn
+
+
+def _turn(turn_id: int, offsets_ms: dict[str, float]) -> Turn:
+    turn = Turn(turn_id, "hello")
+    for name, ms in offsets_ms.items():
+        turn.mark(name, int(1_000_000_000 + ms * 1e6))
+    turn.counters.update(prompt_tokens=50, reused_tokens=40, generated_tokens=12, tokens_per_s=80.0)
+    return turn
+
+
+VOICE_TURN = {
+    "speech_start": 0, "speech_end": 900, "endpoint": 1400, "asr_final": 1420, "turn_start": 1421,
+    "prompt_built": 1430, "llm_first_token": 1480, "first_clause": 1600, "tts_first_audio": 1700,
+    "playback_start": 1720, "llm_done": 2000, "turn_end": 4000,
+}
+
+
+def test_mark_keeps_the_first_timestamp():
+    turn = Turn(1, "x")
+    turn.mark("a", 5)
+    turn.mark("a", 9)
+    assert turn.marks["a"] == 5
+
+
+def test_record_schema_and_derived_durations(tmp_path):
+    log = metrics.LatencyLog(tmp_path / "sub" / "latency.jsonl")
+    log.write(_turn(1, VOICE_TURN))
+    record = json.loads((tmp_path / "sub" / "latency.jsonl").read_text())
+    assert set(record) == {
+        "schema", "turn", "time", "interrupted", "marks_ns", "marks_ms", "durations_ms",
+        "prompt_tokens", "reused_tokens", "generated_tokens", "tokens_per_s",
+    }
+    d = record["durations_ms"]
+    assert d["voice_to_voice"] == 820 and d["llm_ttft"] == 50 and d["endpointing"] == 500
+    assert d["prompt_build"] == 9 and d["turn_total"] == 2579
+    assert record["marks_ms"]["speech_start"] == 0 and record["reused_tokens"] == 40
+    assert list(record["marks_ns"]) == list(VOICE_TURN)  # chronological
+
+
+def test_typed_turn_has_no_voice_durations():
+    typed = {k: v for k, v in VOICE_TURN.items() if k not in ("speech_start", "speech_end", "endpoint", "asr_final")}
+    d = metrics.durations_ms(_turn(1, typed).marks)
+    assert "voice_to_voice" not in d and "text_to_voice" in d
+
+
+def test_summary_percentiles_and_torn_last_line(tmp_path):
+    path = tmp_path / "latency.jsonl"
+    log = metrics.LatencyLog(path)
+    for i in range(1, 21):
+        log.write(_turn(i, {"turn_start": 0, "prompt_built": i, "turn_end": 100}))
+    with open(path, "a") as f:
+        f.write('{"schema": 1, "tur')  # a crash mid-write
+    records = metrics.read_records(path, last=10)
+    assert [r["turn"] for r in records] == list(range(11, 21))
+    summary = metrics.summarize(records)
+    assert summary["prompt_build"]["n"] == 10
+    assert summary["prompt_build"]["p50"] == 15.5 and 19 < summary["prompt_build"]["p95"] <= 20
+    assert "| prompt_build | 10 |" in metrics.format_table(summary)
+
+
+def test_plot_writes_a_png(tmp_path):
+    records = [metrics.turn_record(_turn(i, VOICE_TURN)) for i in range(3)]
+    metrics.plot(records, tmp_path / "p.png")
+    assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"

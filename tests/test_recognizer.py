@@ -1,0 +1,114 @@
+import numpy as np
+import pytest
+import torch
+
+from assistant.asr.features import log_mel
+from assistant.asr.model import ConformerConfig, ConformerCTC, MaskedBatchNorm1d, save_checkpoint
+from assistant.asr.recognizer import (
+    StreamingRecognizer,
+    chunk_frames,
+    ctc_greedy,
+    transcribe,
+    transcribe_batch,
+)
+from assistant.asr.text import decode
+
+torch.set_num_threads(1)
+SMALL = ConformerConfig(d_model=32, n_heads=2, n_layers=2, conv_kernel=5, subsampling_channels=8, dropout=0.0)
+
+
+@pytest.fixture(scope="module")
+def model() -> ConformerCTC:
+    torch.manual_seed(2)
+    model = ConformerCTC(SMALL)
+    model.cmvn_mean.fill_(12.0)
+    model.cmvn_std.fill_(3.0)
+    model.head.weight.data *= 8  # sharper outputs: many different argmax tokens per utterance
+    for m in model.modules():
+        if isinstance(m, MaskedBatchNorm1d):
+            m.running_var.fill_(0.7)
+    return model.eval()
+
+
+def _wave(seconds: float, seed: int) -> np.ndarray:
+    """Tones of random pitch and loudness, 30-150 ms each: enough variety for a random network to
+    emit many different tokens."""
+    rng, pieces, total = np.random.default_rng(seed), [], int(16000 * seconds)
+    while sum(map(len, pieces)) < total:
+        n, hz, amp = int(rng.integers(500, 2500)), rng.uniform(100, 4000), rng.uniform(0, 0.5)
+        pieces.append(amp * np.sin(2 * np.pi * hz * np.arange(n) / 16000) + 0.01 * rng.standard_normal(n))
+    return np.concatenate(pieces)[:total].astype(np.float32)
+
+
+def _full_greedy(model, wave, chunk, left) -> str:
+    feats = torch.from_numpy(log_mel(wave))[None]
+    with torch.no_grad():
+        log_probs, _ = model(feats, torch.tensor([feats.shape[1]]), chunk, left)
+    return decode(ctc_greedy(log_probs[0].argmax(-1).tolist())[0])
+
+
+def test_ctc_greedy_examples():
+    a, b = 3, 4
+    assert ctc_greedy([a, a, 0, a, b, b]) == ([a, a, b], b)
+    assert ctc_greedy([a, b], last=a) == ([b], b)
+    assert ctc_greedy([0, a], last=a) == ([a], a)
+    assert ctc_greedy([]) == ([], 0)
+
+
+def test_ctc_greedy_across_every_boundary():
+    ids = [0, 3, 3, 0, 3, 4, 4, 4, 0, 0, 5, 3, 3]
+    whole, _ = ctc_greedy(ids)
+    for cut in range(len(ids) + 1):
+        first, last = ctc_greedy(ids[:cut])
+        second, _ = ctc_greedy(ids[cut:], last)
+        assert first + second == whole == [3, 3, 4, 5, 3]
+
+
+def test_chunk_ms_must_be_a_multiple_of_40():
+    assert chunk_frames(320) == 8 and chunk_frames(40) == 1
+    for bad in (0, 100, -40):
+        with pytest.raises(ValueError, match="40 ms"):
+            chunk_frames(bad)
+
+
+@pytest.mark.parametrize("chunk_ms,left", [(320, 4), (160, 1), (40, -1)])
+def test_streaming_text_equals_masked_full_forward(model, chunk_ms, left):
+    wave = _wave(2.37, seed=chunk_ms)
+    text = transcribe(model, wave, chunk_ms, left)
+    assert len(text) > 5
+    assert text == _full_greedy(model, wave, chunk_frames(chunk_ms), left)
+    assert transcribe_batch(model, [wave, wave[:8000]], chunk_ms, left)[0] == text
+
+
+def test_any_piece_sizes_give_the_same_text(model):
+    wave = _wave(1.9, seed=7)
+    rec = StreamingRecognizer(model, 320, 4)
+    rng, partials, i = np.random.default_rng(0), [], 0
+    while i < len(wave):
+        n = int(rng.integers(1, 3000))
+        partials.append(rec.accept(wave[i : i + n]))
+        i += n
+    final = rec.finalize()
+    assert final == transcribe(model, wave)
+    assert all(final.startswith(p) for p in partials)  # partials only grow
+    assert rec.text == ""  # finalize starts a fresh utterance
+
+
+def test_reset_forgets_the_utterance(model):
+    rec = StreamingRecognizer(model)
+    rec.accept(_wave(1.0, seed=1))
+    rec.reset()
+    wave = _wave(1.0, seed=2)
+    rec.accept(wave)
+    assert rec.finalize() == transcribe(model, wave)
+
+
+def test_from_checkpoint_loads_in_build(tmp_path, model):
+    save_checkpoint(model, tmp_path / "asr.pt")
+    rec = StreamingRecognizer.from_checkpoint(tmp_path / "asr.pt", chunk_ms=320, left_chunks=4)
+    assert rec.model is None
+    with pytest.raises(RuntimeError, match="build"):
+        rec.accept(_wave(0.1, seed=0))
+    wave = _wave(1.2, seed=3)
+    rec.build().accept(wave)
+    assert rec.finalize() == transcribe(model, wave)
