@@ -81,7 +81,7 @@ class Listener:
             self.console.partial(partial)
 
     async def _final(self, event: SpeechEnd) -> None:
-        self._marks.update(speech_end=event.t_speech_end_ns, endpoint=event.t_endpoint_ns)
+        self._marks.update(speech_end=event.t_ns_speech_end, endpoint=event.t_ns_endpoint)
         text = await self._asr(self.recognizer.finalize)
         self._marks["asr_final"] = now_ns()
         if not text:

@@ -35,6 +35,7 @@ _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _MARKUP = re.compile(r"[*_`#~|<>]+")
 _DASH = re.compile(r"\s*[—–]\s*|\s+-\s+")
 _SPACES = re.compile(r"\s+")
+_WORD = re.compile(r"\S+")
 
 
 class ClauseSplitter:
@@ -90,9 +91,11 @@ class ClauseSplitter:
             self._emitted += 1
 
     def _find_boundary(self) -> tuple[int, int, bool] | None:
-        """(end of clause, start of the rest, rest starts a line) for the first boundary, else None."""
+        """(end of clause, start of the rest, rest starts a line) for the first boundary, else None.
+        Decided only from text already seen, so any chunking of the same text splits the same way."""
         buf, words_needed = self._buf, self.first_min_words if self._emitted == 0 else self.min_words
-        for i, c in enumerate(buf):
+        cap = _nth_word_start(buf, self.max_words)  # the clause may not reach the next word
+        for i, c in enumerate(buf[:cap]):
             if c == "\n":
                 if buf[:i].strip():
                     return i, i + 1, True
@@ -109,7 +112,7 @@ class ClauseSplitter:
                 spaced = buf[j].isspace() or c in "—–"
                 if spaced and len(buf[:i].split()) >= words_needed and _speakable(buf[:i]):
                     return j, j, False
-        return self._word_cap(buf)
+        return None if cap is None else (cap, cap, False)
 
     def _is_abbreviation(self, buf: str, dot: int) -> bool:
         start = dot
@@ -121,12 +124,13 @@ class ClauseSplitter:
         line_start = start == 0 and self._line_start or buf[start - 1 : start] == "\n"
         return word.isdigit() and line_start  # a numbered list: "1. Preheat the oven"
 
-    def _word_cap(self, buf: str) -> tuple[int, int, bool] | None:
-        words = buf.split()
-        if len(words) <= self.max_words:
-            return None
-        end = buf.rstrip().rfind(" ")
-        return (end, end + 1, False) if end > 0 else None
+
+def _nth_word_start(text: str, n: int) -> int | None:
+    """Index where word number n + 1 (0-based: n) starts, None if the text has no more than n words."""
+    for k, m in enumerate(_WORD.finditer(text)):
+        if k == n:
+            return m.start()
+    return None
 
 
 def _skip(text: str, i: int, chars: str) -> int:
@@ -184,13 +188,12 @@ class PiperTts:
 
     def synthesize(self, text: str, cancel: threading.Event | None = None) -> Iterator[np.ndarray]:
         """Yield (n,) float32 audio in [-1, 1] at `sample_rate`, one array per sentence of `text` as
-        soon as it is ready, each ending with `clause_pause_ms` of silence. Setting `cancel` (from any
-        thread) stops it promptly: the inference running then is terminated and nothing more is
-        yielded."""
+        soon as it is ready (no pause added: the pipeline adds `clause_pause_ms` between clauses).
+        Setting `cancel` (from any thread) stops it promptly: the inference running then is
+        terminated and nothing more is yielded."""
         voice = self._voice()
         cancel = cancel or threading.Event()
         run_options, done = _terminating_run_options(cancel)
-        pause = np.zeros(self.sample_rate * self.cfg.clause_pause_ms // 1000, dtype=np.float32)
         try:
             for phonemes in voice.phonemize(text):
                 if cancel.is_set():
@@ -200,7 +203,7 @@ class PiperTts:
                 audio = self._infer(voice.phonemes_to_ids(phonemes), run_options, cancel)
                 if audio is None:
                     return
-                yield np.concatenate([audio, pause])
+                yield audio
         finally:
             done.set()
 

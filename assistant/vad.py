@@ -8,12 +8,12 @@ decisions over a short window, and drives a small state machine:
     SILENCE ──(window mostly voiced)──▶ MAYBE ──(min_speech_ms voiced)──▶ SPEECH
        ▲                                  │                                  │
        ├──(a whole window unvoiced: blip)─┘                                  │
-       └───────(end_silence_ms after the last voiced frame, or max_utterance_s)┘
+       └──────────────(end_silence_ms after the speech end, or max_utterance_s)┘
 
 Events, in the order the recognizer needs them while the user is still talking:
     SpeechStart   once speech is confirmed: onset time + pre-roll + every frame so far
     SpeechAudio   each later frame, trailing silence included, up to the endpoint
-    SpeechEnd     end of the last voiced frame, the endpoint time, and why it fired
+    SpeechEnd     the speech end, the endpoint time, and why it fired
 The audio of one utterance (SpeechStart.audio, then each SpeechAudio) is gapless and ends at the
 endpoint. Every time is derived from the t_ns of the block plus sample offsets, never a wall clock.
 
@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Literal
 
-# The C extension shipped by both `webrtcvad` and `webrtcvad-wheels`. We call it directly because the
-# `webrtcvad` 2.0.10 wrapper imports pkg_resources, which setuptools ≥ 81 no longer provides.
-import _webrtcvad
 import numpy as np
+# From `webrtcvad-wheels`: the same module as `webrtcvad`, prebuilt, without the pkg_resources import
+# that breaks the original 2.0.10 wrapper on current setuptools.
+import webrtcvad
 
 from assistant.config import VadConfig
 
@@ -43,8 +43,8 @@ NS_PER_S = 1_000_000_000  # ns per second
 SMOOTH_MS = 100  # ms of raw decisions in the smoothing window (at least 3 frames)
 INT16_MAX = 32767  # float [-1, 1] → 16-bit PCM for webrtcvad
 SILENCE_DB = -120.0  # dBFS reported for digital silence
-FLOOR_TAU_MS = 250  # ms, time constant of the noise-floor average over unvoiced frames
-FLOOR_MARGIN_DB = 6.0  # dB above the noise floor that a frame needs to count as sound
+FLOOR_TAU_MS = 250  # ms, time constant of the noise-floor average (of unvoiced frames between utterances)
+FLOOR_MARGIN_DB = 3.0  # dB above the noise floor that a frame needs to count as sound
 # Frames webrtcvad keeps saying "speech" after a long run ends (kOverHangMax2 in WebRTC's vad_core.c),
 # by frame_ms, indexed by aggressiveness: 140 ms for modes 0-1, 90-100 ms for modes 2-3.
 HANGOVER_FRAMES = {10: (14, 14, 9, 9), 20: (7, 7, 5, 5), 30: (5, 5, 3, 3)}
@@ -77,8 +77,9 @@ class SpeechAudio:
 
 @dataclass(frozen=True)
 class SpeechEnd:
-    """The utterance is over. `t_ns_speech_end`: end of the last voiced frame; `t_ns_endpoint`: end of
-    the frame that fired the endpoint (= end of the last audio sent); `reason`: what fired it."""
+    """The utterance is over. `t_ns_speech_end`: where the speech stopped (the last voiced frame, with
+    webrtcvad's hangover removed); `t_ns_endpoint`: end of the frame that fired the endpoint (= end of
+    the last audio sent); `reason`: what fired it."""
 
     t_ns_speech_end: int
     t_ns_endpoint: int
@@ -118,7 +119,16 @@ def to_pcm16(samples: np.ndarray) -> bytes:
 
 
 class Endpointer:
-    """Streaming webrtcvad + endpointing. `build()` before `accept()`; one instance per audio stream."""
+    """Streaming webrtcvad + endpointing. `build()` before `accept()`; one instance per audio stream.
+
+    Boundaries are refined with a noise floor: the running level of the unvoiced frames between
+    utterances; a frame is "sound" when FLOOR_MARGIN_DB above it. The onset is the first voiced frame
+    of the window that started the utterance, moved back over at most one window of sound frames (a
+    soft "s" that webrtcvad hears late in noise). The speech end is the end of the last voiced frame,
+    moved forward to the last sound frame up to one window later (a soft final "s" it misses), or else
+    back over the trailing voiced frames that are not sound: webrtcvad's own hangover, at most
+    HANGOVER_FRAMES of them. The endpoint fires end_silence_ms after that speech end.
+    """
 
     def __init__(self, cfg: VadConfig, sample_rate: int = SAMPLE_RATE):
         if sample_rate not in WEBRTC_RATES:
@@ -128,30 +138,36 @@ class Endpointer:
         self.frame_len = sample_rate * cfg.frame_ms // 1000  # samples per webrtcvad frame
         self.window_frames = max(3, round(SMOOTH_MS / cfg.frame_ms))
         self.preroll_frames = math.ceil(cfg.preroll_ms / cfg.frame_ms)
+        self.hangover_frames = HANGOVER_FRAMES[cfg.frame_ms][cfg.aggressiveness]
+        self._frame_ns = self._ns(self.frame_len)
+        self._window_ns = self.window_frames * self._frame_ns
         self._end_silence_ns = cfg.end_silence_ms * 1_000_000
         self._max_ns = round(cfg.max_utterance_s * NS_PER_S)
+        self._floor_alpha = min(1.0, cfg.frame_ms / FLOOR_TAU_MS)
         self._vad = None
         self._gate_db: float | None = None
         self._reference_db: float | None = None
-        self._rest = np.zeros(0, dtype=np.float32)
-        self._clear_utterance()
+        self._reset_stream()
 
     def build(self) -> Endpointer:
         """Create the webrtcvad instance (and forget any earlier stream)."""
-        self._vad = _webrtcvad.create()
-        _webrtcvad.init(self._vad)
-        _webrtcvad.set_mode(self._vad, self.cfg.aggressiveness)
-        self._rest = np.zeros(0, dtype=np.float32)
-        self._clear_utterance()
+        self._vad = webrtcvad.Vad(self.cfg.aggressiveness)
+        self._reset_stream()
         return self
 
     def reset(self) -> None:
-        """Drop the partial frame, any utterance in progress and webrtcvad's adaptation; keep the gate."""
+        """Drop the partial frame, any utterance in progress, the noise floor and webrtcvad's
+        adaptation; the gate settings stay."""
         self.build()
 
     @property
     def state(self) -> State:
         return self._state
+
+    @property
+    def noise_floor_db(self) -> float | None:
+        """The running level of the unvoiced frames between utterances, dBFS; None before the first."""
+        return self._floor_db
 
     # --- barge-in fallback: the energy gate -------------------------------------------------------
     def set_gate(self, threshold_db: float | None) -> None:
@@ -172,7 +188,7 @@ class Endpointer:
         if x.ndim != 1:
             raise ValueError(f"expected mono samples of shape (n,), got {x.shape}")
         buf = np.concatenate([self._rest, x])
-        first = -len(self._rest)  # offset of buf[0] relative to the sample stamped t_ns
+        first = -len(self._rest)  # offset of buf[0] from the sample stamped t_ns
         n = len(buf) // self.frame_len * self.frame_len
         events: list[VadEvent] = []
         for start in range(0, n, self.frame_len):
@@ -185,10 +201,10 @@ class Endpointer:
         return n_samples * NS_PER_S // self.sample_rate
 
     def _frame(self, samples: np.ndarray, t_ns: int) -> _Frame:
-        voiced = _webrtcvad.process(self._vad, self.sample_rate, to_pcm16(samples), self.frame_len)
-        if voiced and self._gate_db is not None:
-            voiced = passes_energy_gate(level_db(samples), self._reference_db, self._gate_db)
-        return _Frame(samples.copy(), t_ns, t_ns + self._ns(self.frame_len), bool(voiced))
+        db = level_db(samples)
+        voiced = self._vad.is_speech(to_pcm16(samples), self.sample_rate, self.frame_len)
+        voiced = bool(voiced) and passes_energy_gate(db, self._reference_db, self._gate_db)
+        return _Frame(samples.copy(), t_ns, t_ns + self._frame_ns, db, voiced)
 
     def _step(self, frame: _Frame) -> list[VadEvent]:
         self._window.append(frame.voiced)
@@ -202,40 +218,88 @@ class Endpointer:
         """At least half of the smoothing window is voiced (a missing frame counts as unvoiced)."""
         return 2 * sum(self._window) >= self.window_frames
 
+    def _above_floor(self, frame: _Frame) -> bool:
+        return self._floor_db is not None and frame.db >= self._floor_db + FLOOR_MARGIN_DB
+
+    def _reset_stream(self) -> None:
+        self._rest = np.zeros(0, dtype=np.float32)
+        self._floor_db: float | None = None
+        self._clear_utterance()
+
     def _clear_utterance(self) -> None:
         self._state = State.SILENCE
         self._window: deque[bool] = deque(maxlen=self.window_frames)
-        # Unsent frames: enough for the pre-roll before an onset that lies anywhere in the window.
-        self._recent: deque[_Frame] = deque(maxlen=self.preroll_frames + self.window_frames)
+        # Unsent frames: enough for the pre-roll before an onset anywhere in (or a window before) the window.
+        self._recent: deque[_Frame] = deque(maxlen=self.preroll_frames + 2 * self.window_frames)
         self._pending: list[_Frame] = []  # MAYBE: the frames from the onset on
+        self._tail: deque[_Frame] = deque(maxlen=self.hangover_frames)  # the last voiced frames
         self._onset_ns = 0
         self._voiced_ms = 0
         self._last_voiced_end = 0
+        self._sound_end = 0  # end of the last frame above the floor, within a window after the last voiced
+
+    def _mark_voiced(self, frame: _Frame) -> None:
+        self._last_voiced_end = frame.end_ns
+        self._sound_end = 0
+        self._tail.append(frame)
+
+    def _track(self, frame: _Frame) -> bool:
+        """Follow the end of speech through one frame; True when the frame is voiced (smoothed)."""
+        if frame.voiced and self._smoothed():
+            self._mark_voiced(frame)
+            return True
+        if frame.end_ns - self._last_voiced_end <= self._window_ns and self._above_floor(frame):
+            self._sound_end = frame.end_ns
+        return False
 
     # --- the state machine -------------------------------------------------------------------------
     def _in_silence(self, frame: _Frame) -> list[VadEvent]:
-        self._recent.append(frame)
+        self._remember(frame)
         if not (frame.voiced and self._smoothed()):
             return []
         recent = list(self._recent)
-        tail = len(recent) - min(len(recent), self.window_frames)
-        onset = next(i for i in range(tail, len(recent)) if recent[i].voiced)
+        onset = self._onset_index(recent)
         self._pending = recent[onset:]
         self._recent = deque(recent[max(0, onset - self.preroll_frames) : onset], maxlen=self._recent.maxlen)
         self._onset_ns = self._pending[0].t_ns
-        self._voiced_ms = self.cfg.frame_ms * sum(f.voiced for f in self._pending)
-        self._last_voiced_end = frame.end_ns
+        for f in self._pending:
+            if f.voiced:
+                self._voiced_ms += self.cfg.frame_ms
+                self._mark_voiced(f)
         self._state = State.MAYBE
         return self._confirm_if_long_enough(frame)
 
+    def _remember(self, frame: _Frame) -> None:
+        """Keep an unsent frame for the pre-roll. The noise floor follows the unvoiced frames that leave
+        it without becoming part of an utterance (so a soft onset, an "s" before webrtcvad wakes up,
+        never raises the floor)."""
+        old = self._recent[0] if len(self._recent) == self._recent.maxlen else None
+        if old is not None and not old.voiced:
+            floor = self._floor_db
+            self._floor_db = old.db if floor is None else floor + self._floor_alpha * (old.db - floor)
+        self._recent.append(frame)
+
+    def _onset_index(self, recent: list[_Frame]) -> int:
+        """The first voiced frame in the window, moved back over at most a window of frames above
+        the noise floor."""
+        first = len(recent) - min(len(recent), self.window_frames)
+        onset = next(i for i in range(first, len(recent)) if recent[i].voiced)
+        stop = max(0, onset - self.window_frames)
+        while onset > stop and self._above_floor(recent[onset - 1]):
+            onset -= 1
+        return onset
+
     def _in_maybe(self, frame: _Frame) -> list[VadEvent]:
         self._pending.append(frame)
-        if frame.voiced and self._smoothed():
+        if self._track(frame):
             self._voiced_ms += self.cfg.frame_ms
-            self._last_voiced_end = frame.end_ns
         elif not any(self._window):  # a whole window without voice: it was a blip (a cough, a click)
-            self._recent.extend(self._pending)
+            for f in self._pending:
+                self._remember(f)
             self._pending = []
+            self._voiced_ms = 0
+            self._tail.clear()
+            self._sound_end = 0
             self._state = State.SILENCE
             return []
         return self._confirm_if_long_enough(frame)
@@ -251,17 +315,32 @@ class Endpointer:
         return [start, *self._check_end(frame)]
 
     def _in_speech(self, frame: _Frame) -> list[VadEvent]:
-        if frame.voiced and self._smoothed():
-            self._last_voiced_end = frame.end_ns
+        self._track(frame)
         return [SpeechAudio(frame.samples, frame.t_ns), *self._check_end(frame)]
 
+    def _speech_end(self) -> int:
+        """End of the last voiced frame, moved forward to the last frame above the floor within a
+        window after it (a soft final "s" webrtcvad misses in noise), or else back over the trailing
+        voiced frames no louder than the floor (webrtcvad's hangover), at most `hangover_frames`."""
+        if self._sound_end:
+            return self._sound_end
+        end = self._last_voiced_end
+        if self._floor_db is None:
+            return end
+        for f in reversed(self._tail):
+            if self._above_floor(f):
+                return f.end_ns
+            end = f.t_ns
+        return max(end, self._last_voiced_end - self.hangover_frames * self._frame_ns)
+
     def _check_end(self, frame: _Frame) -> list[VadEvent]:
+        speech_end = self._speech_end()
         if frame.end_ns - self._onset_ns >= self._max_ns:
             reason = "max_length"
-        elif frame.end_ns - self._last_voiced_end >= self._end_silence_ns:
+        elif frame.end_ns - speech_end >= self._end_silence_ns:
             reason = "silence"
         else:
             return []
-        end = SpeechEnd(self._last_voiced_end, frame.end_ns, reason)
+        end = SpeechEnd(speech_end, frame.end_ns, reason)
         self._clear_utterance()
         return [end]

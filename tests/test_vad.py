@@ -47,13 +47,24 @@ def active_span(clean: np.ndarray, below_peak_db: float = 40.0) -> tuple[int, in
     return int(active[0] * hop), int((active[-1] + 1) * hop)
 
 
-@pytest.fixture(scope="module")
-def speech(tmp_path_factory):
-    """A ~1.8 s sentence trimmed to its true boundaries, scaled to SPEECH_DB."""
-    wave = synthesize("Turn on the lights in the kitchen please", tmp_path_factory.mktemp("vad") / "s.wav")
+def sentence(text: str, tmp_path_factory) -> np.ndarray:
+    """espeak-ng speech trimmed to its true boundaries, scaled to SPEECH_DB."""
+    wave = synthesize(text, tmp_path_factory.mktemp("vad") / "s.wav")
     on, off = active_span(wave)
     wave = wave[on:off]
     return wave * np.float32(10 ** ((SPEECH_DB - level_db(wave)) / 20))
+
+
+@pytest.fixture(scope="module")
+def speech(tmp_path_factory):
+    """A ~1.8 s sentence, voiced at both ends."""
+    return sentence("Turn on the lights in the kitchen please", tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def soft_edges(tmp_path_factory):
+    """A sentence that starts and ends on a soft "s", which webrtcvad hears late and drops early in noise."""
+    return sentence("Set a timer for ten minutes", tmp_path_factory)
 
 
 def scene(clip, lead_s=1.0, tail_s=1.2, snr_db=None, seed=0):
@@ -88,9 +99,10 @@ def utterances(events) -> list[tuple[SpeechStart, SpeechEnd]]:
     return list(zip(starts, ends, strict=True))
 
 
+@pytest.mark.parametrize("clip", ["speech", "soft_edges"])
 @pytest.mark.parametrize("snr_db", [None, 20, 15])
-def test_boundaries_within_60_ms(speech, snr_db):
-    signal, on, off = scene(speech, snr_db=snr_db)
+def test_boundaries_within_60_ms(request, clip, snr_db):
+    signal, on, off = scene(request.getfixturevalue(clip), snr_db=snr_db)
     [(start, end)] = utterances(run(endpointer(), signal))
     assert abs(start.t_ns - t(on)) <= TOLERANCE
     assert abs(end.t_ns_speech_end - t(off)) <= TOLERANCE
@@ -178,22 +190,25 @@ def test_reset_forgets_the_stream(speech):
     assert summary(run(ep, signal)) == summary(run(endpointer(), signal))
 
 
+def gated(reference_db: float | None, threshold_db: float | None = 10.0) -> Endpointer:
+    ep = endpointer()
+    ep.set_gate(threshold_db)
+    ep.set_reference_level(reference_db)
+    return ep
+
+
 def test_energy_gate_ignores_echo_level_speech(speech):
-    echo_db = -40.0
-    echo = speech * np.float32(10 ** ((echo_db - SPEECH_DB) / 20))
-    echo_scene, _, _ = scene(echo)
+    """The reference is the echo's level; per-frame speech levels spread ±10 dB around it."""
+    echo_db = SPEECH_DB - 20.0
+    echo_scene, _, _ = scene(speech * np.float32(10 ** (-20.0 / 20)))
     assert len(utterances(run(endpointer(), echo_scene))) == 1  # ungated, the echo is speech
+    assert run(gated(echo_db), echo_scene) == []
+    assert len(utterances(run(gated(None), echo_scene))) == 1  # no reference yet: the gate is open
+    assert len(utterances(run(gated(echo_db, None), echo_scene))) == 1  # gate off: playback over
 
-    gated = endpointer()
-    gated.set_gate(10.0)
-    gated.set_reference_level(echo_db)
-    assert run(gated, echo_scene) == []
-    loud_scene, on, off = scene(speech)  # the user, 14 dB above the echo
-    [(start, end)] = utterances(run(gated, loud_scene))
+    user_scene, on, _ = scene(speech)  # the user, 20 dB above the echo
+    [(start, _)] = utterances(run(gated(echo_db), user_scene))
     assert abs(start.t_ns - t(on)) <= TOLERANCE
-
-    gated.set_gate(None)  # playback over: the gate opens
-    assert len(utterances(run(gated.build(), echo_scene))) == 1
 
 
 def test_energy_gate_rule():

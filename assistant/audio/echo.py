@@ -158,10 +158,11 @@ class _Backend(Protocol):
 class WebRtcBackend:
     """WebRTC's audio processing module (AEC3 + high-pass filter) from the `livekit` package."""
 
-    def __init__(self, noise_suppression: bool = False) -> None:
+    def __init__(self, delay_hint_ms: int = 0, noise_suppression: bool = False) -> None:
         from livekit import rtc  # import here: a missing package must only disable this mode
 
         self._rtc = rtc
+        self._delay_hint_ms = delay_hint_ms  # the echo's expected lag behind the aligned reference
         self._apm = rtc.AudioProcessingModule(
             echo_cancellation=True,
             noise_suppression=noise_suppression,
@@ -173,7 +174,7 @@ class WebRtcBackend:
         far = self._rtc.AudioFrame(bytearray(ref.tobytes()), SAMPLE_RATE, 1, FRAME)
         self._apm.process_reverse_stream(far)
         near = self._rtc.AudioFrame(bytearray(mic.tobytes()), SAMPLE_RATE, 1, FRAME)
-        self._apm.set_stream_delay_ms(LEAD_MS)  # the lead we gave the reference; AEC3 finds the rest
+        self._apm.set_stream_delay_ms(self._delay_hint_ms)  # AEC3 finds the actual delay itself
         self._apm.process_stream(near)  # in place
         return np.frombuffer(near.data, dtype=np.int16).copy()
 
@@ -183,7 +184,9 @@ class WebRtcBackend:
 
 # speex_echo.h / speex_preprocess.h request codes
 SPEEX_ECHO_SET_SAMPLING_RATE = 24
-SPEEX_PREPROCESS_SET_DENOISE = 0
+SPEEX_PREPROCESS_SET_NOISE_SUPPRESS = 18
+SPEEX_PREPROCESS_SET_ECHO_SUPPRESS = 20
+SPEEX_PREPROCESS_SET_ECHO_SUPPRESS_ACTIVE = 22
 SPEEX_PREPROCESS_SET_ECHO_STATE = 24
 
 
@@ -229,16 +232,23 @@ def _declare_speex(lib: ctypes.CDLL) -> ctypes.CDLL:
 class SpeexBackend:
     """Xiph's libspeexdsp: the MDF echo canceller, then its residual echo suppressor (no denoising)."""
 
-    def __init__(self, tail_ms: int = SPEEX_TAIL_MS, suppress_residual: bool = True) -> None:
+    def __init__(self, delay_hint_ms: int = 0, tail_ms: int = SPEEX_TAIL_MS, suppress_residual: bool = True, noise_suppress_db: int = -15,
+                 echo_suppress_db: int = -40, echo_suppress_active_db: int = -15) -> None:
         self._lib = lib = load_speexdsp()
+        tail_ms += delay_hint_ms  # the adaptive filter must span the delay left after alignment
         self._echo = lib.speex_echo_state_init(FRAME, SAMPLE_RATE * tail_ms // 1000)
         rate = ctypes.c_int(SAMPLE_RATE)
         lib.speex_echo_ctl(self._echo, SPEEX_ECHO_SET_SAMPLING_RATE, ctypes.byref(rate))
         self._pre = None
         if suppress_residual:
             self._pre = lib.speex_preprocess_state_init(FRAME, SAMPLE_RATE)
-            off = ctypes.c_int(0)
-            lib.speex_preprocess_ctl(self._pre, SPEEX_PREPROCESS_SET_DENOISE, ctypes.byref(off))
+            # the residual echo suppressor lives in the denoiser's gain: denoise must stay on,
+            # its noise attenuation is limited instead
+            for request, value in ((SPEEX_PREPROCESS_SET_NOISE_SUPPRESS, noise_suppress_db),
+                                   (SPEEX_PREPROCESS_SET_ECHO_SUPPRESS, echo_suppress_db),
+                                   (SPEEX_PREPROCESS_SET_ECHO_SUPPRESS_ACTIVE, echo_suppress_active_db)):
+                arg = ctypes.c_int(value)
+                lib.speex_preprocess_ctl(self._pre, request, ctypes.byref(arg))
             lib.speex_preprocess_ctl(self._pre, SPEEX_PREPROCESS_SET_ECHO_STATE, ctypes.c_void_p(self._echo))
         self._out = np.zeros(FRAME, dtype=np.int16)
 
@@ -275,7 +285,9 @@ class TimedEchoCanceller:
         self.name = name
         self.delay_ms = delay_ms
         self.make_backend = make_backend or BACKENDS[name]  # () -> backend; the bench passes variants
-        self._lag = round((delay_ms + LEAD_MS) * SAMPLE_RATE / 1000)  # samples from reference to mic
+        lag_ms = max(0, round(delay_ms) - LEAD_MS)  # never past delay_ms - LEAD_MS: echoes stay causal
+        self._lag = lag_ms * SAMPLE_RATE // 1000  # samples from a reference sample to its echo frame
+        self._hint_ms = round(delay_ms) - lag_ms  # the delay left for the library: 0..LEAD_MS
         self._resync = RESYNC_MS * SAMPLE_RATE // 1000
         self._ref_lock = threading.Lock()  # the timeline: written by playback, read by capture
         self._mic_lock = threading.Lock()  # the library and the mic remainder: capture (and reset)
@@ -284,7 +296,7 @@ class TimedEchoCanceller:
 
     def build(self) -> None:
         """Load the library (raises ImportError/OSError when it cannot) and start empty."""
-        self._backend = self.make_backend()
+        self._backend = self.make_backend(self._hint_ms)
         self._timeline = ReferenceTimeline(RING_S * SAMPLE_RATE, self._resync)
         self._pending = np.zeros(0, dtype=np.float32)  # mic samples short of a frame
         self._mic_at: int | None = None  # timeline index of the first pending sample

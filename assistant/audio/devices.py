@@ -1,0 +1,490 @@
+"""Sound devices through sounddevice (PortAudio): listing, choosing, playback and capture.
+
+`Player.play` blocks while it writes and returns early when cancelled; `Capture` runs PortAudio's
+callback thread plus one worker thread that resamples to 16 kHz, delivers frames and reopens a failed
+device with exponential back-off. Both are synchronous; the pipeline wraps them in its stages.
+
+Resampling. Capture runs at the device's native rate (44.1/48 kHz) and streams through
+python-soxr's `ResampleStream`, which keeps the filter state across blocks: per-block
+`scipy.signal.resample_poly` would zero-pad every 20 ms block edge (an audible click the VAD and the
+recognizer would hear 50 times a second), and a stateful polyphase filter in numpy for 44.1 → 16 kHz
+(160/441) is slow and fiddly. Playback resamples a whole piece at once with `resample_poly` (no
+block edges), and only when the device refuses the voice's rate.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import sounddevice as sd
+
+from assistant.config import AudioConfig
+
+CAPTURE_RATE = 16_000  # Hz: what Capture delivers (the recognizer's and the VAD's rate)
+STALL_S = 1.0  # s without a captured block before the input device counts as failed ...
+FIRST_BLOCK_S = 3.0  # ... or without its first block after opening (some devices start slowly)
+
+log = logging.getLogger(__name__)
+
+
+class AudioDeviceError(RuntimeError):
+    """A sound device that is missing, cannot be opened, or failed while in use (one-line message)."""
+
+
+class DeviceNotFoundError(AudioDeviceError, ValueError):
+    """No device matches the configured name or index; the message lists the choices."""
+
+
+# ---------------------------------------------------------------------------------------------------
+# Listing and choosing
+
+
+def list_devices() -> list[dict]:
+    """Every PortAudio device: index, name, hostapi, max_input_channels, max_output_channels,
+    default_samplerate, default_input, default_output (the last two: is it the system default)."""
+    default_in, default_out = _default_indices()
+    hostapis = sd.query_hostapis()
+    return [
+        {
+            "index": d["index"],
+            "name": d["name"],
+            "hostapi": hostapis[d["hostapi"]]["name"],
+            "max_input_channels": d["max_input_channels"],
+            "max_output_channels": d["max_output_channels"],
+            "default_samplerate": d["default_samplerate"],
+            "default_input": d["index"] == default_in,
+            "default_output": d["index"] == default_out,
+        }
+        for d in sd.query_devices()
+    ]
+
+
+def format_devices(devices: list[dict]) -> str:
+    """`assistant devices` output: one line per device, `>` marks default input, `<` default output."""
+    lines = []
+    for d in devices:
+        mark = (">" if d["default_input"] else " ") + ("<" if d["default_output"] else " ")
+        lines.append(
+            f"{mark} {d['index']:3d} {d['name']} ({d['hostapi']}; {d['max_input_channels']} in, "
+            f"{d['max_output_channels']} out, {d['default_samplerate']:.0f} Hz)"
+        )
+    return "\n".join(lines) if lines else "no sound devices found (is PulseAudio/PipeWire running?)"
+
+
+def resolve_device(spec: str | int | None, kind: str = "input") -> int | None:
+    """A device index from a config value: "" or None → None (the system default), an index (int or
+    digits), or a case-insensitive name substring (an exact name wins; several matches are an error).
+    Only devices with channels of `kind` ("input" or "output") count. Raises DeviceNotFoundError."""
+    if kind not in ("input", "output"):
+        raise ValueError(f"kind must be 'input' or 'output', not {kind!r}")
+    if spec is None or (isinstance(spec, str) and not spec.strip()):
+        return None
+    usable = [d for d in list_devices() if d[f"max_{kind}_channels"] > 0]
+    if isinstance(spec, int) or spec.strip().isdigit():
+        index = int(spec)
+        if any(d["index"] == index for d in usable):
+            return index
+        raise DeviceNotFoundError(_not_found(f"no {kind} device has index {index}", kind, usable))
+    wanted = spec.strip().lower()
+    exact = [d for d in usable if d["name"].lower() == wanted]
+    matches = exact or [d for d in usable if wanted in d["name"].lower()]
+    if len(matches) == 1:
+        return matches[0]["index"]
+    problem = f"{len(matches)} {kind} devices match {spec!r}" if matches else f"no {kind} device matches"
+    problem = problem if matches else f"{problem} {spec!r}"
+    raise DeviceNotFoundError(_not_found(problem, kind, matches or usable))
+
+
+def _not_found(problem: str, kind: str, choices: list[dict]) -> str:
+    listed = ", ".join(f"{d['index']} {d['name']!r}" for d in choices) or "none"
+    return (
+        f"{problem}; choices: {listed}; fix: set [audio] {kind}_device to one of these "
+        "(index or part of the name; see `assistant devices`)"
+    )
+
+
+def _default_indices() -> tuple[int, int]:
+    default_in, default_out = sd.default.device
+    if default_in is None or default_in < 0 or default_out is None or default_out < 0:
+        try:  # sd.default.device is -1 until queried; PortAudio knows its defaults
+            default_in = sd.query_devices(kind="input")["index"]
+        except (sd.PortAudioError, ValueError):
+            default_in = -1
+        try:
+            default_out = sd.query_devices(kind="output")["index"]
+        except (sd.PortAudioError, ValueError):
+            default_out = -1
+    return default_in, default_out
+
+
+def _device_info(index: int | None, kind: str) -> dict:
+    try:
+        return dict(sd.query_devices(index, kind=None if index is not None else kind))
+    except (sd.PortAudioError, ValueError) as err:
+        raise AudioDeviceError(f"no default {kind} device ({err}); fix: set [audio] {kind}_device") from None
+
+
+# ---------------------------------------------------------------------------------------------------
+# Playback
+
+
+@dataclass
+class Playback:
+    """What happened to the last piece given to `Player.play` (counts are at the piece's own rate)."""
+
+    rate: int  # Hz of the samples given to play()
+    total: int  # samples in the piece
+    played: int = 0  # samples that reached the speaker (estimated: written minus still buffered)
+    first_sample_ns: int | None = None  # perf_counter_ns() when the first block was written
+    completed: bool = False  # played to the end without cancel
+
+    @property
+    def fraction(self) -> float:
+        """Share of the piece that was heard, for clipping the reply in memory."""
+        return self.played / self.total if self.total else 1.0
+
+
+class Player:
+    """Blocking playback on the configured output device.
+
+    `play()` writes `block_ms` blocks, checks `cancel` between blocks and, when it is set, aborts the
+    stream (dropping what PortAudio and the server have buffered), so the sound stops within about one
+    block. The stream stays open between pieces (stopped, so nothing underflows) and opens at the
+    piece's rate when the device accepts it, else at the device's default rate with resampling.
+    """
+
+    def __init__(self, cfg: AudioConfig, on_first_block: Callable[[int], None] | None = None):
+        self.cfg = cfg
+        self.on_first_block = on_first_block
+        self.last: Playback | None = None
+        self.first_sample_ns: int | None = None  # of the last play(), = self.last.first_sample_ns
+        self._stream: sd.OutputStream | None = None
+        self._stream_rate = 0
+        self._piece_rate = 0
+        self._buffer_frames = 0
+        self._device: int | None = None
+        self._resolved = False
+        self._name = "default"
+
+    def start(self, rate: int | None = None) -> Player:
+        """Resolve the device (DeviceNotFoundError for a bad name) and, given the rate of the audio to
+        come, open the stream now rather than on the first `play`."""
+        self._device, self._resolved = resolve_device(self.cfg.output_device, "output"), True
+        self._name = _device_info(self._device, "output")["name"]
+        if rate:
+            self._open(rate)
+        return self
+
+    def close(self) -> None:
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            try:
+                stream.abort()
+                stream.close()
+            except sd.PortAudioError as err:
+                log.debug("closing output stream: %s", err)
+
+    def __enter__(self) -> Player:
+        return self if self._stream is not None else self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def play(self, samples: np.ndarray, rate: int, cancel: threading.Event | None = None) -> bool:
+        """Play mono float32 ([-1, 1]) or int16 `samples` at `rate` Hz; block until the sound has
+        played out. Returns False when `cancel` was set first. `self.last` says how much was heard and
+        when the first block was written. Raises AudioDeviceError if the device fails."""
+        audio = _as_float32(samples)
+        self.last = result = Playback(rate=rate, total=len(audio))
+        self.first_sample_ns = None
+        stream = self._open(rate)
+        out = _resample(audio, rate, self._stream_rate)
+        block = max(1, self._stream_rate * self.cfg.block_ms // 1000)
+        # Silence after the piece pushes its tail through the buffers before stop() drops them.
+        out = np.concatenate([out, np.zeros(self._buffer_frames + 2 * block, np.float32)])
+        written = 0
+        try:
+            stream.start()
+            for offset in range(0, len(out), block):
+                if cancel is not None and cancel.is_set():
+                    stream.abort()
+                    result.played = self._heard(written, result)
+                    return False
+                stream.write(out[offset : offset + block])
+                written += min(block, len(out) - offset)
+                if result.first_sample_ns is None:
+                    self._mark_first(result)
+            stream.stop()
+        except sd.PortAudioError as err:
+            self.close()
+            raise AudioDeviceError(f"output device {self._name!r} failed during playback: {err}") from None
+        result.played, result.completed = result.total, True
+        return True
+
+    def _mark_first(self, result: Playback) -> None:
+        result.first_sample_ns = self.first_sample_ns = time.perf_counter_ns()
+        if self.on_first_block is not None:
+            self.on_first_block(result.first_sample_ns)
+
+    def _heard(self, written: int, result: Playback) -> int:
+        """Samples of the piece (at its rate) that left the buffers before the abort."""
+        out_frames = max(0, written - self._buffer_frames)
+        return min(result.total, round(out_frames * result.rate / self._stream_rate))
+
+    def _open(self, rate: int) -> sd.OutputStream:
+        if self._stream is not None and rate == self._piece_rate:
+            return self._stream
+        self.close()
+        if not self._resolved:
+            self._device, self._resolved = resolve_device(self.cfg.output_device, "output"), True
+        info = _device_info(self._device, "output")
+        self._name = info["name"]
+        stream_rate = rate if _output_rate_ok(self._device, rate) else int(info["default_samplerate"])
+        block_s = self.cfg.block_ms / 1000
+        try:
+            stream = sd.OutputStream(
+                device=self._device,
+                samplerate=stream_rate,
+                channels=1,
+                dtype="float32",
+                blocksize=max(1, round(stream_rate * block_s)),
+                # 'low' on a hardware ALSA device can be a few ms: two blocks keep Python's writes ahead
+                latency=max(info["default_low_output_latency"], 2 * block_s),
+            )
+            stream.start()
+            self._buffer_frames = stream.write_available  # the whole buffer is free right after start
+            stream.stop()
+        except sd.PortAudioError as err:
+            problem = f"cannot open output device {self._name!r} at {stream_rate} Hz: {err}"
+            raise AudioDeviceError(problem) from None
+        self._stream, self._stream_rate, self._piece_rate = stream, stream_rate, rate
+        return stream
+
+
+def _output_rate_ok(device: int | None, rate: int) -> bool:
+    try:
+        sd.check_output_settings(device=device, samplerate=rate, channels=1, dtype="float32")
+        return True
+    except (sd.PortAudioError, ValueError):
+        return False
+
+
+def _as_float32(samples: np.ndarray) -> np.ndarray:
+    samples = np.asarray(samples)
+    if samples.ndim != 1:
+        raise ValueError(f"expected mono (n,) audio, got shape {samples.shape}")
+    if samples.dtype == np.int16:
+        return samples.astype(np.float32) / 32768.0
+    return samples.astype(np.float32, copy=False)
+
+
+def _resample(audio: np.ndarray, rate_in: int, rate_out: int) -> np.ndarray:
+    if rate_in == rate_out or not len(audio):
+        return audio
+    from scipy.signal import resample_poly
+
+    g = math.gcd(rate_in, rate_out)
+    return resample_poly(audio, rate_out // g, rate_in // g).astype(np.float32)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Capture
+
+FramesCallback = Callable[[np.ndarray, int], None]  # (float32 (n,) at 16 kHz, perf_counter_ns of sample 0)
+
+
+class Resampler16k:
+    """Streaming device-rate → 16 kHz resampler that re-blocks into fixed frames with timestamps.
+
+    soxr's 'LQ' quality (about 20 ms of delay, steady output) is plenty for speech below 8 kHz;
+    'HQ' holds output back in ~35 ms lumps. soxr compensates its own delay, so output sample k
+    lines up with input sample k * rate_in / 16000 of the same stream, which gives the timestamps.
+
+        >>> r = Resampler16k(48_000, frame=320)
+        >>> frames = [f for i in range(5) for f in r.push(np.zeros(960, np.float32), i * 20_000_000)]
+        >>> [(len(x), t) for x, t in frames[:2]]
+        [(320, 0), (320, 20000000)]
+    """
+
+    def __init__(self, rate_in: int, frame: int):
+        import soxr
+
+        self.rate_in, self.frame = rate_in, frame
+        self._soxr = soxr.ResampleStream(rate_in, CAPTURE_RATE, 1, dtype="float32", quality="LQ")
+        self._pending = np.zeros(0, np.float32)
+        self._in_count = 0  # input samples pushed before the current block
+        self._out_count = 0  # output samples already returned in frames
+
+    def push(self, block: np.ndarray, t_first_ns: int) -> list[tuple[np.ndarray, int]]:
+        """One captured block (float32 (n,), its first sample's time) → complete 16 kHz frames."""
+        self._pending = np.concatenate([self._pending, self._soxr.resample_chunk(block)])
+        frames = []
+        while len(self._pending) >= self.frame:
+            frame, self._pending = self._pending[: self.frame], self._pending[self.frame :]
+            # seconds between this frame's first sample and the block's first sample (usually < 0)
+            offset_s = self._out_count / CAPTURE_RATE - self._in_count / self.rate_in
+            frames.append((frame, t_first_ns + round(offset_s * 1e9)))
+            self._out_count += self.frame
+        self._in_count += len(block)
+        return frames
+
+
+class Capture:
+    """Microphone frames at 16 kHz, delivered to `on_frames(samples, t_first_ns)` from a worker thread.
+
+    The device opens at its native default rate, mono; each `block_ms` block goes through
+    `Resampler16k` and comes out as frames of exactly `block_ms` at 16 kHz (320 samples for 20 ms).
+    `t_first_ns` estimates, on the perf_counter_ns() clock, when the frame's first sample was
+    captured. If the device fails or goes silent for `STALL_S` (unplugged, server restarted), it is
+    reported through `on_error(message)` and the log, then reopened after `reopen_initial_s`, doubling
+    up to `reopen_max_s`; nothing is raised to the caller after `start()`.
+    """
+
+    def __init__(
+        self,
+        cfg: AudioConfig,
+        on_frames: FramesCallback,
+        on_error: Callable[[str], None] | None = None,
+    ):
+        self.cfg = cfg
+        self.on_frames = on_frames
+        self.on_error = on_error
+        self.reopens = 0  # successful reopens after a failure
+        self.frames = 0  # frames delivered so far
+        self.device_rate = 0
+        self._device: int | None = None
+        self._stream: sd.InputStream | None = None
+        self._generation = 0  # tags queued blocks so a closed stream's leftovers are ignored
+        self._blocks: queue.SimpleQueue = queue.SimpleQueue()
+        self._stop = threading.Event()
+        self._worker: threading.Thread | None = None
+
+    @property
+    def running(self) -> bool:
+        """True while the input stream is open and delivering."""
+        return self._stream is not None and self._stream.active
+
+    def start(self) -> Capture:
+        """Resolve the device (DeviceNotFoundError for a bad name) and start capturing in the background."""
+        self._device = resolve_device(self.cfg.input_device, "input")
+        self._stop.clear()
+        self._worker = threading.Thread(target=self._run, name="audio-capture", daemon=True)
+        self._worker.start()
+        return self
+
+    def stop(self, timeout: float = 2.0) -> None:
+        self._stop.set()
+        self._blocks.put((self._generation, None, 0))  # wake the worker
+        if self._worker is not None:
+            self._worker.join(timeout)
+            self._worker = None
+
+    def __enter__(self) -> Capture:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def _run(self) -> None:
+        """Worker: open, deliver until failure or stop, report, back off, reopen."""
+        delay, failed = self.cfg.reopen_initial_s, False
+        while not self._stop.is_set():
+            try:
+                resampler = self._open()
+                if failed:
+                    self.reopens += 1
+                    log.info("input device %r reopened at %d Hz", self._name(), self.device_rate)
+                delivered = self.frames
+                problem = self._deliver(resampler)
+                if problem is None:
+                    break
+                if self.frames > delivered:
+                    delay = self.cfg.reopen_initial_s  # it worked: back off afresh
+            except AudioDeviceError as err:
+                problem = str(err)
+            self._close()
+            self._report(f"{problem}; retrying in {delay:g} s")
+            self._stop.wait(delay)
+            delay, failed = min(delay * 2, self.cfg.reopen_max_s), True
+        self._close()
+
+    def _deliver(self, resampler: Resampler16k) -> str | None:
+        """Hand on frames until stop (None) or failure (its description)."""
+        timeout = FIRST_BLOCK_S
+        while True:
+            try:
+                generation, block, t_first_ns = self._blocks.get(timeout=timeout)
+            except queue.Empty:
+                return f"input device {self._name()!r} delivered nothing for {timeout:g} s"
+            if self._stop.is_set():
+                return None
+            if generation != self._generation:
+                continue
+            if block is None:
+                return f"input device {self._name()!r} stopped"
+            timeout = STALL_S
+            for frame, t_ns in resampler.push(block, t_first_ns):
+                try:
+                    self.on_frames(frame, t_ns)
+                except Exception:  # a consumer's bug must not silence the microphone
+                    log.exception("on_frames failed; capture goes on")
+                self.frames += 1
+
+    def _open(self) -> Resampler16k:
+        self._generation += 1
+        generation = self._generation
+        try:
+            info = _device_info(self._device, "input")
+            self.device_rate = rate = int(info["default_samplerate"])
+            stream = sd.InputStream(
+                device=self._device,
+                samplerate=rate,
+                channels=1,
+                dtype="float32",
+                blocksize=max(1, rate * self.cfg.block_ms // 1000),
+                latency="low",
+                callback=lambda indata, frames, t, status: self._callback(generation, indata, frames, t),
+                finished_callback=lambda: self._blocks.put((generation, None, 0)),
+            )
+            stream.start()
+        except sd.PortAudioError as err:
+            raise AudioDeviceError(f"cannot open input device {self._name()!r}: {err}") from None
+        self._stream = stream
+        return Resampler16k(rate, CAPTURE_RATE * self.cfg.block_ms // 1000)
+
+    def _callback(self, generation: int, indata: np.ndarray, frames: int, t) -> None:
+        now_ns = time.perf_counter_ns()
+        # PortAudio's clock need not be ours: take only the block's age from it, sanity-checked.
+        age_s = t.currentTime - t.inputBufferAdcTime if t.inputBufferAdcTime > 0 else 0.0
+        if not 0.0 < age_s < 1.0:
+            age_s = frames / self.device_rate
+        self._blocks.put((generation, indata[:, 0].copy(), now_ns - round(age_s * 1e9)))
+
+    def _close(self) -> None:
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            try:
+                stream.abort()
+                stream.close()
+            except sd.PortAudioError as err:
+                log.debug("closing input stream: %s", err)
+
+    def _name(self) -> str:
+        if self._device is None:
+            return "default"
+        try:
+            return sd.query_devices(self._device)["name"]
+        except (sd.PortAudioError, ValueError):
+            return str(self._device)
+
+    def _report(self, message: str) -> None:
+        log.warning(message)
+        if self.on_error is not None:
+            self.on_error(message)

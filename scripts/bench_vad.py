@@ -1,0 +1,109 @@
+"""Boundary errors and speed of the endpointer on espeak-ng sentences in white noise.
+
+Each sentence is trimmed to its true boundaries (10 ms frames within 40 dB of the loudest), scaled to
+-26 dBFS, put between 1 s of silence before and 1.2 s after, with white noise at each SNR ("clean" is
+-70 dBFS noise). Errors are detected minus true, in ms (negative: early).
+
+    python scripts/bench_vad.py                      # defaults from VadConfig
+    python scripts/bench_vad.py --aggressiveness 3 --frame-ms 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import soundfile as sf
+from scipy.signal import resample_poly
+
+from assistant.config import VadConfig
+from assistant.vad import Endpointer, SpeechEnd, SpeechStart, level_db
+
+SR = 16000  # Hz
+NS_PER_SAMPLE = 1_000_000_000 // SR  # ns
+BLOCK = 320  # samples per accepted block (20 ms)
+SENTENCES = [
+    "Turn on the lights in the kitchen please",
+    "What is the weather like tomorrow",
+    "Set a timer for ten minutes",
+    "Hello",
+    "Please remind me to call my sister at six",
+    "How far away is the moon",
+]
+
+
+def synthesize(text: str, path: Path) -> np.ndarray:
+    subprocess.run(["espeak-ng", "-w", str(path), text], check=True, capture_output=True)
+    wave, rate = sf.read(path, dtype="float32")
+    g = math.gcd(SR, rate)
+    return resample_poly(wave, SR // g, rate // g).astype(np.float32)
+
+
+def trimmed(wave: np.ndarray, below_peak_db: float = 40.0) -> np.ndarray:
+    hop = SR // 100
+    db = np.array([level_db(wave[i : i + hop]) for i in range(0, len(wave) - hop + 1, hop)])
+    active = np.flatnonzero(db > db.max() - below_peak_db)
+    clip = wave[active[0] * hop : (active[-1] + 1) * hop]
+    return clip * np.float32(10 ** ((-26.0 - level_db(clip)) / 20))
+
+
+def measure(cfg: VadConfig, clip: np.ndarray, snr_db: float | None, seed: int) -> tuple | None:
+    lead, tail = SR, int(1.2 * SR)
+    signal = np.concatenate([np.zeros(lead), clip, np.zeros(tail)])
+    noise_db = -70.0 if snr_db is None else level_db(clip) - snr_db
+    signal = signal + np.random.default_rng(seed).standard_normal(len(signal)) * 10 ** (noise_db / 20)
+    signal = signal.astype(np.float32)
+    ep = Endpointer(cfg).build()
+    events = []
+    for i in range(0, len(signal), BLOCK):
+        events += ep.accept(signal[i : i + BLOCK], i * NS_PER_SAMPLE)
+    starts = [e for e in events if isinstance(e, SpeechStart)]
+    ends = [e for e in events if isinstance(e, SpeechEnd)]
+    if len(starts) != 1 or len(ends) != 1:
+        return None
+    on_ms = (starts[0].t_ns - lead * NS_PER_SAMPLE) / 1e6
+    off_ms = (ends[0].t_ns_speech_end - (lead + len(clip)) * NS_PER_SAMPLE) / 1e6
+    return on_ms, off_ms
+
+
+def main() -> None:
+    raw = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=raw)
+    parser.add_argument("--aggressiveness", type=int, default=VadConfig().aggressiveness)
+    parser.add_argument("--frame-ms", type=int, default=VadConfig().frame_ms)
+    parser.add_argument("--seeds", type=int, default=3)
+    args = parser.parse_args()
+    cfg = VadConfig(aggressiveness=args.aggressiveness, frame_ms=args.frame_ms)
+    with tempfile.TemporaryDirectory() as tmp:
+        clips = {s: trimmed(synthesize(s, Path(tmp) / "s.wav")) for s in SENTENCES}
+    print(f"aggressiveness={cfg.aggressiveness} frame_ms={cfg.frame_ms}; errors in ms (onset, end)")
+    for snr in (None, 20, 15, 10):
+        errors, misses = [], 0
+        for text, clip in clips.items():
+            for seed in range(args.seeds):
+                found = measure(cfg, clip, snr, seed)
+                misses += found is None
+                errors += [found] if found else []
+                if seed == 0:
+                    print(f"  {'clean' if snr is None else f'{snr} dB':>6}  {text[:40]:40s} {found}")
+        on, off = np.abs(np.array(errors)).T if errors else (np.zeros(1), np.zeros(1))
+        label = "clean" if snr is None else f"{snr} dB"
+        print(
+            f"  {label:>6}  |onset| mean {on.mean():.0f} max {on.max():.0f}"
+            f"   |end| mean {off.mean():.0f} max {off.max():.0f}   not one utterance: {misses}"
+        )
+    clip = np.tile(np.concatenate(list(clips.values())), 3)
+    t0 = time.perf_counter()
+    ep = Endpointer(cfg).build()
+    for i in range(0, len(clip), BLOCK):
+        ep.accept(clip[i : i + BLOCK], i * NS_PER_SAMPLE)
+    print(f"speed: {len(clip) / SR / (time.perf_counter() - t0):.0f}x real time on one core")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,260 @@
+"""Shared fixtures: a private PulseAudio server with virtual speaker and microphone, speech WAVs.
+
+`pulse` (session scope) starts its own PulseAudio daemon, so tests never touch a real sound card
+or a desktop's server, and runs the same as root in a container:
+
+    spk       null sink: the default output. What the assistant plays is heard on spk.monitor.
+    micsink   null sink that tests play into (paplay --device=micsink file.wav) ...
+    mic       ... remapped as a source: the default input, what the assistant hears.
+
+How it is reached. The daemon runs with `-n` (no default.pa) and its own runtime/state/home
+directories under a temporary directory; PULSE_SERVER points every client at its socket:
+libpulse in this process, PortAudio through ALSA's pulse plugin (Debian libasound2-plugins makes
+ALSA's "default" and "pulse" PCMs route to PulseAudio when a server answers), and paplay/parecord.
+The native protocol runs with auth-anonymous=1, so no cookie has to be shared.
+
+Root: nothing special is needed; `-n` plus a private runtime dir works (the daemon only warns
+"not intended to be run as root"). `--system` is not used: it wants the pulse user and /var/run.
+
+PortAudio lists devices once, when sounddevice is imported; the fixture re-initializes it after
+the server starts (sd._terminate(); sd._initialize()), so import order does not matter.
+
+Null sinks start with a 2 s latency and the first stream stalls until the sink's timer fires;
+the fixture keeps a low-latency recorder on each monitor for the whole session (which also records
+the speaker for `record_speaker`) and waits until audio flows before handing the server over.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+RECORD_RATE = 16_000  # Hz of `Pulse.record_speaker` / `Recording` audio (float32 mono)
+_PULSE_MODULES = [
+    "module-null-sink sink_name=spk",
+    "module-null-sink sink_name=micsink",
+    "module-remap-source master=micsink.monitor source_name=mic",
+    "module-native-protocol-unix auth-anonymous=1",
+]
+
+
+def _have(*tools: str) -> bool:
+    return all(shutil.which(t) for t in tools)
+
+
+class Recording:
+    """A running `parecord` of a source, timestamped on perf_counter_ns as its data arrives."""
+
+    def __init__(self, device: str, env: dict):
+        cmd = [
+            "parecord", f"--device={device}", "--raw", "--format=float32le", f"--rate={RECORD_RATE}",
+            "--channels=1", "--latency-msec=10",
+        ]  # fmt: skip
+        self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        self._chunks: list[tuple[int, bytes]] = []  # (perf_counter_ns on arrival, raw float32le)
+        self._lock = threading.Lock()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        while chunk := self._proc.stdout.read1(4096):
+            with self._lock:
+                self._chunks.append((time.perf_counter_ns(), chunk))
+
+    @property
+    def samples(self) -> int:
+        with self._lock:
+            return sum(len(c) for _, c in self._chunks) // 4
+
+    def since(self, t_ns: int) -> np.ndarray:
+        """Audio that arrived after perf_counter_ns `t_ns` (to within the 10 ms recording latency)."""
+        with self._lock:
+            data = b"".join(c for t, c in self._chunks if t >= t_ns)
+        return np.frombuffer(data[: len(data) // 4 * 4], np.float32).copy()
+
+    def clear(self) -> None:
+        with self._lock:
+            self._chunks.clear()
+
+    def stop(self) -> np.ndarray:
+        self._proc.terminate()
+        self._proc.wait(5)
+        self._reader.join(5)
+        return self.since(0)
+
+
+class Pulse:
+    """A private PulseAudio daemon; see the module docstring. Start with `start()`, end with `stop()`."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.runtime = root / "runtime"
+        self.socket = self.runtime / "native"
+        self.server = f"unix:{self.socket}"
+        self.pid: int | None = None
+        self.speaker: Recording | None = None  # always recording spk.monitor
+        self._mic_keepalive: Recording | None = None
+        self._loopback_module: int | None = None
+
+    @property
+    def env(self) -> dict:
+        """Environment for clients (this process is given the same PULSE_SERVER)."""
+        return {**os.environ, "PULSE_SERVER": self.server}
+
+    def start(self) -> Pulse:
+        for sub in ("runtime", "state", "home"):
+            (self.root / sub).mkdir(parents=True, exist_ok=True)
+        daemon_env = {
+            **os.environ,
+            "HOME": str(self.root / "home"),
+            "XDG_RUNTIME_DIR": str(self.root),
+            "PULSE_RUNTIME_PATH": str(self.runtime),
+            "PULSE_STATE_PATH": str(self.root / "state"),
+        }
+        daemon_env.pop("PULSE_SERVER", None)
+        cmd = ["pulseaudio", "-n", "--daemonize=yes", "--exit-idle-time=-1", "--realtime=no",
+               "--high-priority=no", f"--log-target=file:{self.root / 'pulse.log'}"]  # fmt: skip
+        for module in _PULSE_MODULES:
+            cmd += ["-L", module]
+        subprocess.run(cmd, env=daemon_env, check=True, timeout=20)
+        self.pid = int((self.runtime / "pid").read_text().split()[0])
+        self.pactl("set-default-sink", "spk")
+        self.pactl("set-default-source", "mic")
+        self._warm_up()
+        return self
+
+    def _warm_up(self, timeout: float = 5.0) -> None:
+        """Keep both null sinks at low latency for the session and wait until audio flows."""
+        self.speaker = Recording("spk.monitor", self.env)
+        self._mic_keepalive = Recording("micsink.monitor", self.env)
+        deadline = time.monotonic() + timeout
+        while self.speaker.samples < RECORD_RATE // 10 or self._mic_keepalive.samples < RECORD_RATE // 10:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"PulseAudio null sinks deliver nothing; see {self.root / 'pulse.log'}")
+            time.sleep(0.05)
+        self.speaker.clear()
+
+    def stop(self) -> None:
+        for rec in (self.speaker, self._mic_keepalive):
+            if rec is not None:
+                rec.stop()
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, signal.SIGTERM)
+                for _ in range(100):
+                    os.kill(self.pid, 0)
+                    time.sleep(0.02)
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.pid = None
+
+    def restart(self) -> None:
+        """Kill the server and start it again at the same socket (device failure tests)."""
+        self.stop()
+        self._loopback_module = None
+        self.start()
+
+    def pactl(self, *args: str) -> str:
+        done = subprocess.run(["pactl", *args], env=self.env, capture_output=True, text=True, timeout=10)
+        if done.returncode:
+            raise RuntimeError(f"pactl {' '.join(args)}: {done.stderr.strip()}")
+        return done.stdout.strip()
+
+    def play_into_mic(self, wav: str | Path, wait: bool = True) -> subprocess.Popen:
+        """Play a WAV file into the virtual microphone (what `mic` captures)."""
+        proc = subprocess.Popen(
+            ["paplay", "--device=micsink", "--latency-msec=20", str(wav)], env=self.env,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        if wait:
+            _, err = proc.communicate(timeout=60)
+            if proc.returncode:
+                raise RuntimeError(f"paplay {wav}: {err.decode().strip()}")
+        return proc
+
+    def record_speaker(self, seconds: float) -> np.ndarray:
+        """The next `seconds` of what is played to the speaker (float32 mono at RECORD_RATE)."""
+        start = time.perf_counter_ns()
+        time.sleep(seconds)
+        return self.speaker.since(start)[: int(seconds * RECORD_RATE)]
+
+    def loopback(self, on: bool = True, volume: float = 1.0) -> None:
+        """Let the microphone hear the speaker (as on laptop speakers), at `volume` (1.0 = 0 dB)."""
+        if self._loopback_module is not None:
+            self.pactl("unload-module", str(self._loopback_module))
+            self._loopback_module = None
+        if not on:
+            return
+        module = self.pactl("load-module", "module-loopback", "source=spk.monitor", "sink=micsink",
+                            "latency_msec=20", "sink_input_properties=media.name=test-loopback")  # fmt: skip
+        self._loopback_module = int(module)
+        for line in self.pactl("list", "short", "sink-inputs").splitlines():
+            fields = line.split()
+            if len(fields) > 2 and fields[2] == module:  # index, sink, owner module, ...
+                self.pactl("set-sink-input-volume", fields[0], f"{round(volume * 65536)}")
+
+
+def _refresh_portaudio() -> None:
+    """Make PortAudio enumerate devices again (its list is fixed when it initializes)."""
+    import sounddevice as sd
+
+    sd._terminate()
+    sd._initialize()
+
+
+@pytest.fixture(scope="session")
+def pulse() -> Iterator[Pulse]:
+    """A private PulseAudio server with `spk` (default sink) and `mic` (default source); see above."""
+    if not _have("pulseaudio", "pactl", "paplay", "parecord"):
+        pytest.skip("PulseAudio tools not installed (apt-get install pulseaudio pulseaudio-utils)")
+    root = Path(tempfile.mkdtemp(prefix="assistant-pulse-"))
+    server = Pulse(root)
+    old = os.environ.get("PULSE_SERVER")
+    os.environ["PULSE_SERVER"] = server.server
+    try:
+        server.start()
+        _refresh_portaudio()
+        yield server
+    finally:
+        server.stop()
+        if old is None:
+            os.environ.pop("PULSE_SERVER", None)
+        else:
+            os.environ["PULSE_SERVER"] = old
+        _refresh_portaudio()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def espeak_wav(tmp_path_factory):
+    """`espeak_wav(text, path=None) -> Path`: speech synthesized by espeak-ng (22050 Hz mono WAV)."""
+    if not _have("espeak-ng"):
+        pytest.skip("espeak-ng not installed")
+    folder = tmp_path_factory.mktemp("espeak")
+
+    def make(text: str, path: str | Path | None = None) -> Path:
+        path = Path(path) if path else folder / f"{abs(hash(text))}.wav"
+        subprocess.run(["espeak-ng", "-w", str(path), text], check=True, capture_output=True, timeout=30)
+        return path
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def piper_tts():
+    """The shipped piper voice, loaded once per session (about 2 s)."""
+    from assistant.config import TtsConfig
+    from assistant.tts import PiperTts
+
+    return PiperTts(TtsConfig()).build()

@@ -1,0 +1,188 @@
+"""Devices through real PortAudio → ALSA pulse plugin → the private PulseAudio server (`pulse`)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+from conftest import RECORD_RATE
+
+from assistant.audio.devices import (
+    CAPTURE_RATE,
+    AudioDeviceError,
+    Capture,
+    DeviceNotFoundError,
+    Player,
+    Resampler16k,
+    format_devices,
+    list_devices,
+    resolve_device,
+)
+from assistant.config import AudioConfig
+
+SILENT_RMS = 1e-3
+WINDOW = RECORD_RATE // 50  # 20 ms analysis windows
+
+
+def rms(x: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(np.square(x, dtype=np.float64)))) if len(x) else 0.0
+
+
+def sound_span_s(x: np.ndarray, threshold: float = 0.01) -> float:
+    """Seconds from the first to the last 20 ms window with sound in it."""
+    windows = x[: len(x) // WINDOW * WINDOW].reshape(-1, WINDOW)
+    loud = np.flatnonzero(np.sqrt(np.mean(windows**2, axis=1)) > threshold)
+    return (loud[-1] - loud[0] + 1) * WINDOW / RECORD_RATE if len(loud) else 0.0
+
+
+@pytest.fixture(scope="module")
+def clause(piper_tts) -> np.ndarray:
+    return np.concatenate(list(piper_tts.synthesize("Hello, this is your assistant speaking clearly.")))
+
+
+# --- listing and choosing ------------------------------------------------------------------------
+
+
+def test_devices_are_listed_with_defaults(pulse):
+    devices = list_devices()
+    names = [d["name"] for d in devices]
+    assert "pulse" in names and "default" in names
+    assert any(d["default_output"] for d in devices) and any(d["default_input"] for d in devices)
+    assert "pulse" in format_devices(devices)
+
+
+def test_resolve_device_by_name_index_or_default(pulse):
+    pulse_index = next(d["index"] for d in list_devices() if d["name"] == "pulse")
+    assert resolve_device("PULSE", "output") == pulse_index  # case-insensitive, exact name wins
+    assert resolve_device("pul", "input") == pulse_index  # substring
+    assert resolve_device(pulse_index, "input") == pulse_index
+    assert resolve_device(str(pulse_index), "output") == pulse_index
+    assert resolve_device("", "input") is None  # the system default
+
+
+def test_resolve_device_errors_list_the_choices(pulse):
+    with pytest.raises(
+        DeviceNotFoundError, match=r"no output device matches 'usb headset'.*'pulse'.*output_device"
+    ):
+        resolve_device("usb headset", "output")
+    with pytest.raises(DeviceNotFoundError, match="no input device has index 99"):
+        resolve_device(99, "input")
+    with pytest.raises(DeviceNotFoundError, match="2 output devices match 'ul'"):
+        resolve_device("ul", "output")  # "pulse" and "default"
+
+
+# --- playback ------------------------------------------------------------------------------------
+
+
+def test_player_plays_a_piper_clause_to_the_speaker(pulse, piper_tts, clause):
+    start = time.perf_counter_ns()
+    with Player(AudioConfig(output_device="pulse")) as player:
+        assert player.play(clause, piper_tts.sample_rate, threading.Event())
+    time.sleep(0.1)
+    heard = pulse.speaker.since(start)
+    duration = len(clause) / piper_tts.sample_rate
+    assert rms(heard) > 0.02
+    assert abs(sound_span_s(heard) - duration) < 0.3  # all of it, once (piper trims silence at the ends)
+    assert player.last.completed and player.last.played == len(clause)
+    assert 0 < (player.first_sample_ns - start) / 1e9 < 0.2
+
+
+def test_player_accepts_int16_and_resamples_odd_rates(pulse):
+    tone = (np.sin(2 * np.pi * 440 * np.arange(8000) / 8000) * 16000).astype(np.int16)  # 1 s at 8 kHz
+    start = time.perf_counter_ns()
+    with Player(AudioConfig()) as player:
+        assert player.play(tone, 8000)
+    heard = pulse.speaker.since(start)
+    assert rms(heard) > 0.2 and abs(sound_span_s(heard) - 1.0) < 0.1
+
+
+def test_cancel_stops_the_sound_within_about_a_block(pulse, piper_tts):
+    audio = np.concatenate(list(piper_tts.synthesize("One two three four five six seven eight nine ten.")))
+    cancel = threading.Event()
+    player = Player(AudioConfig(block_ms=20)).start(piper_tts.sample_rate)
+    cancelled_at = []
+    threading.Timer(0.6, lambda: (cancelled_at.append(time.perf_counter_ns()), cancel.set())).start()
+    assert not player.play(audio, piper_tts.sample_rate, cancel)
+    returned = time.perf_counter_ns()
+    time.sleep(0.3)
+    player.close()
+    assert (returned - cancelled_at[0]) / 1e6 < 40  # play() noticed within two blocks
+    after = pulse.speaker.since(cancelled_at[0] + 80_000_000)  # a block + recording latency later
+    assert len(after) > RECORD_RATE // 10 and rms(after) < SILENT_RMS
+    played_s = player.last.played / piper_tts.sample_rate
+    assert abs(played_s - (cancelled_at[0] - player.first_sample_ns) / 1e9) < 0.1
+
+
+# --- capture -------------------------------------------------------------------------------------
+
+
+def test_resampler_keeps_pitch_and_gives_evenly_spaced_frames():
+    rate, block = 44_100, 882
+    tone = np.sin(2 * np.pi * 1000 * np.arange(rate) / rate).astype(np.float32)
+    resampler = Resampler16k(rate, frame=320)
+    frames = [
+        f for i in range(0, rate, block) for f in resampler.push(tone[i : i + block], i * 10**9 // rate)
+    ]
+    out = np.concatenate([f for f, _ in frames])
+    assert all(len(f) == 320 for f, _ in frames) and len(out) > 0.9 * CAPTURE_RATE
+    spectrum = np.abs(np.fft.rfft(out[1000:9000]))
+    assert abs(np.argmax(spectrum) * CAPTURE_RATE / 8000 - 1000) <= 2  # no clicks moved the peak
+    steps = np.diff([t for _, t in frames])
+    assert np.all(np.abs(steps - 20_000_000) <= 1)
+
+
+def test_capture_hears_the_virtual_microphone_at_16k(pulse, espeak_wav):
+    wav = espeak_wav("Testing the microphone, one two three.")
+    frames: list[tuple[np.ndarray, int]] = []
+    with Capture(AudioConfig(input_device="pulse", block_ms=20), lambda f, t: frames.append((f, t))):
+        time.sleep(0.2)
+        played_at = time.perf_counter_ns()
+        pulse.play_into_mic(wav)
+        time.sleep(0.2)
+    audio = np.concatenate([f for f, _ in frames])
+    times = np.array([t for _, t in frames])
+    assert all(len(f) == CAPTURE_RATE // 50 and f.dtype == np.float32 for f, _ in frames)
+    assert np.all(np.diff(times) > 0)
+    speech = np.concatenate([f for f, t in frames if t >= played_at])
+    assert rms(speech) > 0.02 and rms(audio[: CAPTURE_RATE // 10]) < SILENT_RMS
+    assert 1.5 < sound_span_s(speech) < 3.5  # espeak says it in about 2.3 s
+    assert abs(times[-1] - time.perf_counter_ns()) / 1e9 < 0.5  # timestamps are on our clock
+
+
+def test_capture_reopens_after_the_server_dies(pulse):
+    errors: list[str] = []
+    frames: list[int] = []
+    cfg = AudioConfig(reopen_initial_s=0.2, reopen_max_s=0.4)
+    with Capture(cfg, lambda f, t: frames.append(t), on_error=errors.append) as capture:
+        time.sleep(0.3)
+        pulse.restart()
+        _wait_for(lambda: capture.reopens >= 1, timeout=10)
+        resumed = len(frames)
+        time.sleep(0.3)
+        assert len(frames) > resumed + 5  # frames flow again
+    assert errors and "retrying in 0.2 s" in errors[0]
+
+
+def test_capture_backs_off_exponentially_while_the_device_cannot_open(monkeypatch):
+    errors: list[str] = []
+
+    def refuse(self):
+        raise AudioDeviceError("cannot open input device 'x': gone")
+
+    monkeypatch.setattr(Capture, "_open", refuse)
+    monkeypatch.setattr("assistant.audio.devices.resolve_device", lambda spec, kind: None)
+    capture = Capture(AudioConfig(reopen_initial_s=0.01, reopen_max_s=0.04), print, on_error=errors.append)
+    capture.start()
+    _wait_for(lambda: len(errors) >= 5, timeout=2)
+    capture.stop()
+    delays = [e.rsplit("retrying in ", 1)[1] for e in errors[:5]]
+    assert delays == ["0.01 s", "0.02 s", "0.04 s", "0.04 s", "0.04 s"]
+
+
+def _wait_for(condition, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)

@@ -1,0 +1,179 @@
+"""The embedded GGUF through llama.cpp: streaming, cancellation, KV reuse across a sliding window, load errors."""
+
+import threading
+
+import pytest
+
+from assistant.config import LlmConfig, MemoryConfig
+from assistant.llm import LocalLlm, ModelLoadError
+from assistant.memory import Memory
+from assistant.prompt import build_messages, window
+
+pytestmark = pytest.mark.slow
+
+SYSTEM = LlmConfig().system_prompt
+LONG_ASK = "Write a long story about a dragon who learns to cook soup."
+
+
+@pytest.fixture(scope="module")
+def llm():
+    model = LocalLlm(LlmConfig(max_answer_tokens=12, temperature=0)).build()
+    yield model
+    model.close()
+
+
+def ask(text: str) -> list[dict]:
+    return build_messages(SYSTEM, [], text)
+
+
+def test_count_tokens_uses_the_model_tokenizer(llm):
+    assert llm.count_tokens("") == 0
+    assert 1 <= llm.count_tokens("hello world") <= 4
+    assert llm.count_tokens("<|im_end|>") > 1  # typed text is never a control token
+
+
+def test_render_is_chatml_ending_with_an_open_assistant_turn(llm):
+    text = llm._llama.detokenize(llm.render(ask("hi")), special=True).decode()
+    assert text == f"<|im_start|>system\n{SYSTEM}<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"
+
+
+def test_stream_yields_text_pieces_and_stats(llm):
+    pieces = list(llm.stream(ask("What is the capital of France?")))
+    stats = llm.last_stats
+    assert len(pieces) >= 2 and all(isinstance(p, str) for p in pieces)
+    assert 1 <= stats.generated_tokens <= 12
+    assert stats.stop in ("eos", "max_tokens")
+    assert stats.ttft_s is not None and 0 < stats.prefill_s <= stats.ttft_s
+    assert stats.tokens_per_s > 0 and stats.prompt_tokens == len(llm.render(ask("What is the capital of France?")))
+
+
+def test_cancel_mid_stream_produces_no_further_token(llm):
+    cancel = threading.Event()
+    pieces = []
+    for piece in llm.stream(ask(LONG_ASK), cancel):
+        pieces.append(piece)
+        if len(pieces) == 3:
+            cancel.set()
+    assert len(pieces) == 3
+    assert llm.last_stats.stop == "cancelled" and llm.last_stats.generated_tokens == 3
+
+
+def test_cancel_from_another_thread_stops_within_a_token_or_two():
+    model = LocalLlm(LlmConfig(max_answer_tokens=200, temperature=0)).build()
+    cancel = threading.Event()
+    seen_at_cancel = []
+
+    def stop_soon():
+        seen_at_cancel.append(model.last_stats.generated_tokens)
+        cancel.set()
+
+    pieces = 0
+    for _ in model.stream(ask(LONG_ASK), cancel):
+        pieces += 1
+        if pieces == 2:
+            threading.Timer(0.05, stop_soon).start()
+    stats = model.last_stats
+    model.close()
+    assert stats.stop == "cancelled"
+    assert stats.generated_tokens - seen_at_cancel[0] <= 2
+
+
+def test_cancel_before_start_generates_nothing(llm):
+    cancel = threading.Event()
+    cancel.set()
+    assert list(llm.stream(ask("hello"), cancel)) == []
+    assert llm.last_stats.stop == "cancelled" and llm.last_stats.generated_tokens == 0
+
+
+def test_prompt_longer_than_the_context_is_a_clear_error(llm):
+    with pytest.raises(ValueError, match="n_ctx"):
+        llm.stream(ask("word " * 3000))
+
+
+def converse(llm, memory, cfg, questions, clip=False):
+    """Run a scripted conversation; returns each turn's stats."""
+    stats = []
+    for question in questions:
+        remembered = window(memory.recent(cfg.window_turns), cfg, llm.count_tokens)
+        answer = "".join(llm.stream(build_messages(SYSTEM, remembered, question))).strip()
+        stats.append(llm.last_stats)
+        memory.add("user", question)
+        if clip:  # barge-in: only the first word was played
+            memory.add("assistant", answer.split()[0] if answer else "", interrupted=True)
+        else:
+            memory.add("assistant", answer)
+    return stats
+
+
+QUESTIONS = ["Hi, I am Ana.", "What is the capital of France?", "Name a fruit.", "What colour is the sky?",
+             "How many legs does a dog have?", "What is two plus two?"]
+
+
+def test_kv_cache_is_reused_across_turns_and_after_the_window_slides(llm, tmp_path):
+    cfg = MemoryConfig(path=str(tmp_path / "m.db"), window_turns=4)
+    memory = Memory(cfg).build()
+    llm.reset()
+    stats = converse(llm, memory, cfg, QUESTIONS)
+    memory.close()
+    assert stats[0].reused_tokens == 0
+    previous = stats[0].prompt_tokens + stats[0].generated_tokens
+    assert stats[1].reused_tokens >= previous - 1  # the whole last prompt and its answer
+    slid = [s for s in stats[3:] if s.evicted_tokens > 0]
+    assert slid, "the window never slid"
+    for s in slid:
+        assert s.shifted_tokens > 0
+        assert s.prefilled_tokens <= llm.count_tokens("How many legs does a dog have?") + 12
+    cached = list(llm._llama._input_ids[: stats[-1].prompt_tokens])
+    assert cached == llm.render(build_messages(SYSTEM, window(Memory(cfg).build().recent(4)[:-2], cfg,
+                                                                llm.count_tokens), QUESTIONS[-1]))
+
+
+def test_clipped_interrupted_answers_truncate_the_cache_to_the_prompt(llm, tmp_path):
+    cfg = MemoryConfig(path=str(tmp_path / "m.db"), window_turns=4)
+    memory = Memory(cfg).build()
+    llm.reset()
+    stats = converse(llm, memory, cfg, QUESTIONS[:4], clip=True)
+    memory.close()
+    system_tokens = len(llm.render([{"role": "system", "content": SYSTEM}]))
+    for s in stats[1:]:
+        assert system_tokens <= s.reused_tokens < s.prompt_tokens
+
+
+def test_reset_forgets_the_cache(llm):
+    list(llm.stream(ask("hello")))
+    llm.reset()
+    list(llm.stream(ask("hello")))
+    assert llm.last_stats.reused_tokens == 0
+
+
+# -- load errors ---------------------------------------------------------------------------
+
+
+def config_for(path) -> LlmConfig:
+    """A config naming `path`, which may then be broken or removed (the validator wants it present)."""
+    path.write_bytes(path.read_bytes() if path.exists() else b"placeholder")
+    return LlmConfig(model=str(path))
+
+
+def test_missing_gguf_is_one_clear_line(tmp_path):
+    path = tmp_path / "gone.gguf"
+    cfg = config_for(path)
+    path.unlink()
+    with pytest.raises(ModelLoadError, match="not found") as err:
+        LocalLlm(cfg).build()
+    assert str(path) in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_file_that_is_not_gguf_is_one_clear_line(tmp_path):
+    path = tmp_path / "notes.gguf"
+    path.write_text("hello")
+    with pytest.raises(ModelLoadError, match="not a GGUF"):
+        LocalLlm(LlmConfig(model=str(path))).build()
+
+
+def test_truncated_gguf_is_one_clear_line(tmp_path):
+    path = tmp_path / "truncated.gguf"
+    path.write_bytes(LlmConfig().model_path.read_bytes()[:2_000_000])
+    with pytest.raises(ModelLoadError, match="corrupt") as err:
+        LocalLlm(LlmConfig(model=str(path))).build()
+    assert "\n" not in str(err.value)

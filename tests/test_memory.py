@@ -1,0 +1,217 @@
+"""Memory on real SQLite files: verbs, durability under SIGKILL, speed at 10,000 turns, the window."""
+
+import json
+import os
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from sqlite_utils import Database
+
+from assistant.config import LlmConfig, MemoryConfig
+from assistant.llm import LocalLlm
+from assistant.memory import Memory
+from assistant.prompt import ELLIPSIS, build_messages, window
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def cfg(tmp_path) -> MemoryConfig:
+    return MemoryConfig(path=str(tmp_path / "state" / "memory.db"))
+
+
+@pytest.fixture
+def mem(cfg):
+    memory = Memory(cfg).build()
+    yield memory
+    memory.close()
+
+
+@pytest.fixture(scope="module")
+def count_tokens():
+    llm = LocalLlm(LlmConfig()).build()
+    yield llm.count_tokens
+    llm.close()
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def fill(path: Path, n: int) -> None:
+    """Bulk-load `n` alternating turns straight through sqlite-utils (one transaction, fast)."""
+    rows = (
+        {"session": "bulk", "role": ("user", "assistant")[i % 2], "text": f"turn {i} " + "words " * 20,
+         "created_at": "2025-01-01T00:00:00.000+00:00", "interrupted": False}
+        for i in range(n)
+    )
+    db = Database(path)
+    with db.atomic():
+        db["turns"].insert_all(rows, batch_size=1000)
+    db.close()
+
+
+# -- verbs ---------------------------------------------------------------------------------
+
+
+def test_build_creates_a_private_file_and_directory(mem, cfg):
+    mem.add("user", "hello")
+    assert mode(cfg.db_path) == 0o600
+    assert mode(cfg.db_path.parent) == 0o700
+    wal = cfg.db_path.with_name(cfg.db_path.name + "-wal")
+    assert wal.exists() and mode(wal) == 0o600
+
+
+def test_build_tightens_an_existing_loose_file(cfg):
+    cfg.db_path.parent.mkdir(parents=True)
+    cfg.db_path.touch(mode=0o644)
+    Memory(cfg).build().close()
+    assert mode(cfg.db_path) == 0o600
+
+
+def test_add_and_recent_newest_in_chronological_order(mem):
+    ids = [mem.add(("user", "assistant")[i % 2], f"t{i}") for i in range(5)]
+    assert ids == sorted(ids)
+    recent = mem.recent(3)
+    assert [t.text for t in recent] == ["t2", "t3", "t4"]
+    assert [t.id for t in recent] == ids[2:]
+    assert recent[0].role == "user" and recent[0].session == mem.session
+    assert recent[0].created_at.endswith("+00:00")
+    assert mem.recent(0) == [] and len(mem.recent(100)) == 5
+
+
+def test_interrupted_flag_round_trips(mem):
+    mem.add("assistant", "Paris is", interrupted=True)
+    assert mem.recent(1)[0].interrupted is True
+
+
+def test_add_rejects_an_unknown_role(mem):
+    with pytest.raises(ValueError, match="role"):
+        mem.add("system", "nope")
+    assert mem.count() == 0
+
+
+def test_count_and_clear(mem):
+    for i in range(4):
+        mem.add("user", f"t{i}")
+    assert mem.count() == 4
+    assert mem.clear() == 4
+    assert mem.count() == 0 and mem.recent(8) == []
+    mem.add("user", "again")
+    assert mem.count() == 1
+
+
+def test_export_is_every_turn_in_order_as_json_ready_dicts(mem, cfg):
+    mem.add("user", "first")
+    mem.close()
+    fill(cfg.db_path, 1_200)  # more than one export page
+    memory = Memory(cfg).build()
+    rows = list(memory.export())
+    memory.close()
+    assert len(rows) == 1_201 and rows[0]["text"] == "first"
+    assert [r["id"] for r in rows] == sorted(r["id"] for r in rows)
+    assert set(rows[0]) == {"id", "session", "role", "text", "created_at", "interrupted"}
+    json.dumps(rows[0])
+
+
+def test_migrations_are_recorded_once(cfg):
+    Memory(cfg).build().close()
+    Memory(cfg).build().close()
+    db = Database(cfg.db_path)
+    applied = [r["name"] for r in db["_sqlite_migrations"].rows]
+    assert applied == ["m001_turns"]
+
+
+def test_verbs_work_from_a_worker_thread(mem):
+    result = {}
+
+    def work():
+        result["id"] = mem.add("user", "from a thread")
+        result["recent"] = mem.recent(1)
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join(timeout=10)
+    assert result["recent"][0].text == "from a thread"
+
+
+def test_using_memory_before_build_is_a_clear_error(cfg):
+    with pytest.raises(RuntimeError, match="build"):
+        Memory(cfg).recent(1)
+
+
+# -- durability ----------------------------------------------------------------------------
+
+CHILD = """
+import sys
+from assistant.config import MemoryConfig
+from assistant.memory import Memory
+mem = Memory(MemoryConfig(path=sys.argv[1])).build()
+i = 0
+while True:
+    role = ("user", "assistant")[i % 2]
+    turn_id = mem.add(role, f"turn {i} " + "x" * 4000)
+    print(turn_id, flush=True)  # printed only after add() returned: a completed turn
+    i += 1
+"""
+
+
+def test_sigkill_mid_turn_loses_no_completed_turn(cfg):
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    for kill_after in (5, 40):  # two different moments, the second well into the loop
+        child = subprocess.Popen([sys.executable, "-c", CHILD, str(cfg.db_path)], stdout=subprocess.PIPE,
+                                 text=True, env=env)
+        completed = [int(child.stdout.readline()) for _ in range(kill_after)]
+        os.kill(child.pid, signal.SIGKILL)  # the child is inside its next add()
+        completed += [int(line) for line in child.stdout.read().split()]
+        child.wait(timeout=10)
+        assert child.returncode == -signal.SIGKILL
+        conn = sqlite3.connect(cfg.db_path)
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        stored = {row[0] for row in conn.execute("SELECT id FROM turns")}
+        conn.close()
+        assert set(completed) <= stored
+    memory = Memory(cfg).build()  # and it still opens and takes writes
+    memory.add("user", "after the crash")
+    assert memory.recent(1)[0].text == "after the crash"
+    memory.close()
+
+
+# -- speed and the window with the real tokenizer -------------------------------------------
+
+
+def test_prompt_from_a_10000_turn_database_takes_milliseconds(cfg, count_tokens):
+    Memory(cfg).build().close()
+    fill(cfg.db_path, 10_000)
+    memory = Memory(cfg).build()
+    plan = " ".join(str(row) for row in memory._db.execute(
+        "EXPLAIN QUERY PLAN SELECT * FROM turns ORDER BY id DESC LIMIT 8").fetchall())
+    assert "TEMP B-TREE" not in plan  # walks the primary key; no sort of the table
+    start = time.perf_counter()
+    history = memory.recent(cfg.window_turns)
+    messages = build_messages("system", window(history, cfg, count_tokens), "hello")
+    elapsed = time.perf_counter() - start
+    memory.close()
+    assert len(messages) == 2 + cfg.window_turns
+    assert elapsed < 0.05, f"prompt took {elapsed * 1000:.1f} ms"
+
+
+def test_window_bounds_with_the_real_tokenizer(mem, count_tokens):
+    for i in range(10):
+        mem.add("user", f"Question {i}: " + "tell me about the weather in Lisbon " * 3)
+        mem.add("assistant", f"Answer {i}: " + "it is sunny and warm by the sea " * 40)
+    cfg = MemoryConfig(window_turns=8, max_tokens=200, max_item_chars=400)
+    kept = window(mem.recent(cfg.window_turns), cfg, count_tokens)
+    assert 0 < len(kept) <= 8
+    assert sum(count_tokens(t.text) for t in kept) <= 200
+    assert all(len(t.text) <= 400 for t in kept)
+    assert any(t.text.endswith(ELLIPSIS) for t in kept if t.role == "assistant")
+    assert kept[0].role == "user"
+    assert kept[-1].text.startswith("Answer 9")

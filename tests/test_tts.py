@@ -1,0 +1,132 @@
+"""Clause splitting (pure) and piper synthesis with the shipped voice (real model, ~3 s in all)."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from assistant.config import TtsConfig
+from assistant.tts import ClauseSplitter, ModelLoadError, PiperTts, clean_text
+
+REPLY = (
+    "Sure, the weather in Paris tomorrow looks mild, with a high of 21.5 degrees. "
+    "Dr. Martin says rain is unlikely, e.g. less than 10 percent. Enjoy your trip!"
+)
+
+
+def split_stream(pieces: list[str], **kwargs) -> list[list[str]]:
+    """Feed pieces one by one; what came out after each piece, then what flush() returned."""
+    splitter = ClauseSplitter(**kwargs)
+    return [splitter.feed(p) for p in pieces] + [splitter.flush()]
+
+
+def clauses(text: str, **kwargs) -> list[str]:
+    return [c for out in split_stream([text], **kwargs) for c in out]
+
+
+def test_first_clause_comes_out_at_the_first_long_enough_comma():
+    tokens = ["Sure", ",", " the", " weather", " in", " Paris", " tomorrow", " looks", " mild", ",", " with"]
+    outs = split_stream(tokens)
+    first = next(i for i, out in enumerate(outs) if out)
+    assert outs[first] == ["Sure, the weather in Paris tomorrow looks mild,"]
+    assert tokens[first] == " with"  # emitted as soon as the space after the comma arrived
+
+
+def test_short_clauses_wait_and_later_commas_need_longer_clauses():
+    assert clauses("Yes, I can.") == ["Yes, I can."]
+    later = clauses("Okay then, here we go. First, second, third, fourth and more words here, done.")
+    assert later == ["Okay then, here we go.", "First, second, third, fourth and more words here, done."]
+
+
+def test_no_split_inside_numbers_even_when_streamed_digit_by_digit():
+    outs = split_stream(["It is about 3", ".", "5", " km, or 3,000 steps, at 10:30 today."])
+    assert [c for out in outs for c in out] == ["It is about 3.5 km,", "or 3,000 steps, at 10:30 today."]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Ask Dr. Smith about it. Then rest.", ["Ask Dr. Smith about it.", "Then rest."]),
+        ("Eat fruit, e.g. apples and pears. Done.", ["Eat fruit, e.g. apples and pears.", "Done."]),
+        ("J. R. R. Tolkien wrote it. Yes!", ["J. R. R. Tolkien wrote it.", "Yes!"]),
+        ('He said "stop." Then left?! Why', ['He said "stop."', "Then left?!", "Why"]),
+    ],
+)
+def test_sentence_ends_and_abbreviations(text, expected):
+    assert clauses(text) == expected
+
+
+def test_markdown_lists_and_emoji_are_not_spoken():
+    text = "# Steps\n1. Preheat the **oven** 🔥\n2. Mix `flour` and [water](http://x.y)\n"
+    text += "- Bake it — slowly\n---\n"
+    assert clauses(text) == ["Steps", "Preheat the oven", "Mix flour and water", "Bake it, slowly"]
+    assert clean_text("👍 *") == ""
+
+
+def test_any_chunking_gives_the_same_clauses():
+    long = " ".join(["word"] * 95) + ". End."
+    rng = random.Random(0)
+    for text in (REPLY, long, "A list:\n- one item here\n- two\n\nDone, thanks."):
+        whole = clauses(text)
+        by_char = [c for out in split_stream(list(text)) for c in out]
+        cuts = sorted(rng.sample(range(1, len(text)), 12))
+        pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+        by_chunk = [c for out in split_stream(pieces) for c in out]
+        assert by_char == whole == by_chunk, text
+    assert max(len(c.split()) for c in clauses(long)) == 40
+
+
+# --- piper ---------------------------------------------------------------------------------------
+
+
+def test_synthesis_is_speech_at_the_voice_rate(piper_tts):
+    pieces = list(piper_tts.synthesize("Hello there. This is a test."))
+    assert piper_tts.sample_rate == 22050
+    assert len(pieces) == 2  # piper yields one array per sentence
+    audio = np.concatenate(pieces)
+    assert audio.dtype == np.float32 and audio.ndim == 1
+    assert 1.0 < len(audio) / piper_tts.sample_rate < 4.0
+    assert np.sqrt(np.mean(audio**2)) > 0.03
+    assert np.abs(audio).max() <= 1.0
+
+
+def test_cancel_between_sentences_stops_the_stream(piper_tts):
+    cancel = threading.Event()
+    got = []
+    for piece in piper_tts.synthesize("One sentence here. Another one. And a third. And a fourth.", cancel):
+        got.append(piece)
+        cancel.set()
+    assert len(got) == 1
+
+
+def test_cancel_interrupts_a_running_inference(piper_tts):
+    text = " ".join(["this long sentence keeps going without a single stop"] * 6) + "."
+    cancel = threading.Event()
+    threading.Timer(0.05, cancel.set).start()
+    start = time.perf_counter()
+    got = list(piper_tts.synthesize(text, cancel))
+    assert got == []
+    assert time.perf_counter() - start < 0.4  # uncancelled, this sentence takes over a second
+
+
+def test_missing_or_corrupt_voice_is_one_clear_line(tmp_path):
+    missing = tmp_path / "nope.onnx"
+    with pytest.raises(ModelLoadError, match="nope.onnx: voice model not found"):
+        PiperTts(_cfg_with_voice(missing)).build()
+    corrupt = tmp_path / "bad.onnx"
+    corrupt.write_bytes(b"not a model")
+    corrupt.with_name("bad.onnx.json").write_text(
+        TtsConfig().voice_path.with_suffix(".onnx.json").read_text()
+    )
+    with pytest.raises(ModelLoadError, match=r"bad.onnx: cannot load piper voice") as err:
+        PiperTts(_cfg_with_voice(corrupt)).build()
+    assert "\n" not in str(err.value)
+
+
+def _cfg_with_voice(path) -> TtsConfig:
+    """A TtsConfig pointing at a file that need not exist (the config validator would refuse it)."""
+    return TtsConfig.model_construct(voice=str(path), length_scale=1.0, clause_pause_ms=120)
