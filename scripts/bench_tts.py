@@ -82,7 +82,7 @@ def main() -> None:
     args = parser.parse_args()
 
     start = time.perf_counter()
-    tts = PiperTts(TtsConfig(), threads=args.threads).build()
+    tts = PiperTts(TtsConfig(threads=args.threads)).build()
     load_s = time.perf_counter() - start
     start = time.perf_counter()
     list(tts.synthesize("Warming up."))

@@ -26,6 +26,7 @@ the speaker for `record_speaker`) and waits until audio flows before handing the
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -190,19 +191,20 @@ class Pulse:
         return self.speaker.since(start)[: int(seconds * RECORD_RATE)]
 
     def loopback(self, on: bool = True, volume: float = 1.0) -> None:
-        """Let the microphone hear the speaker (as on laptop speakers), at `volume` (1.0 = 0 dB)."""
+        """Let the microphone hear the speaker (as on laptop speakers), at `volume` times the
+        amplitude (0.5 = -6 dB). Off again with `loopback(False)`."""
         if self._loopback_module is not None:
             self.pactl("unload-module", str(self._loopback_module))
             self._loopback_module = None
         if not on:
             return
-        module = self.pactl("load-module", "module-loopback", "source=spk.monitor", "sink=micsink",
-                            "latency_msec=20", "sink_input_properties=media.name=test-loopback")  # fmt: skip
-        self._loopback_module = int(module)
-        for line in self.pactl("list", "short", "sink-inputs").splitlines():
-            fields = line.split()
-            if len(fields) > 2 and fields[2] == module:  # index, sink, owner module, ...
-                self.pactl("set-sink-input-volume", fields[0], f"{round(volume * 65536)}")
+        args = ["source=spk.monitor", "sink=micsink", "latency_msec=20"]
+        self._loopback_module = int(self.pactl("load-module", "module-loopback", *args))
+        for stream in json.loads(self.pactl("--format=json", "list", "sink-inputs")):
+            if str(stream.get("owner_module")) == str(self._loopback_module):
+                # PulseAudio volumes are cubic: raw 65536 * g^(1/3) is a linear gain of g
+                raw = round(65536 * max(volume, 0.0) ** (1 / 3))
+                self.pactl("set-sink-input-volume", str(stream["index"]), str(raw))
 
 
 def _refresh_portaudio() -> None:

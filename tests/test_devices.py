@@ -115,6 +115,17 @@ def test_cancel_stops_the_sound_within_about_a_block(pulse, piper_tts):
     assert abs(played_s - (cancelled_at[0] - player.first_sample_ns) / 1e9) < 0.1
 
 
+def test_player_reports_a_device_that_dies_mid_play_and_recovers(pulse):
+    tone = np.full(22050 * 3, 0.3, np.float32)
+    player = Player(AudioConfig())
+    restart = threading.Thread(target=lambda: (time.sleep(0.3), pulse.restart()))
+    restart.start()
+    with pytest.raises(AudioDeviceError, match="output device 'default' failed during playback"):
+        player.play(tone, 22050)
+    restart.join()
+    assert player.play(tone[:2205], 22050)  # reopened on the new server
+
+
 # --- capture -------------------------------------------------------------------------------------
 
 
@@ -148,7 +159,27 @@ def test_capture_hears_the_virtual_microphone_at_16k(pulse, espeak_wav):
     speech = np.concatenate([f for f, t in frames if t >= played_at])
     assert rms(speech) > 0.02 and rms(audio[: CAPTURE_RATE // 10]) < SILENT_RMS
     assert 1.5 < sound_span_s(speech) < 3.5  # espeak says it in about 2.3 s
-    assert abs(times[-1] - time.perf_counter_ns()) / 1e9 < 0.5  # timestamps are on our clock
+    assert 0 < (time.perf_counter_ns() - times[-1]) / 1e9 < 0.5  # timestamps are on our clock
+
+
+def test_loopback_lets_the_microphone_hear_the_speaker(pulse):
+    tone = np.full(22050, 0.4, np.float32) * np.sin(2 * np.pi * 300 * np.arange(22050) / 22050)
+    levels = []
+    for volume in (0.5, None):
+        pulse.loopback(volume is not None, volume or 1.0)
+        frames: list[tuple[np.ndarray, int]] = []
+        with (
+            Capture(AudioConfig(), lambda f, t, frames=frames: frames.append((f, t))),
+            Player(AudioConfig()) as player,
+        ):
+            time.sleep(0.1)
+            player.play(tone, 22050)
+        levels.append(rms(np.concatenate([f for f, t in frames if t > player.first_sample_ns])))
+        if volume:  # capture and playback timestamps share one clock: the echo follows the sound
+            onset = next(t for f, t in frames if rms(f) > 0.05)
+            assert -0.05 < (onset - player.first_sample_ns) / 1e9 < 0.2
+    assert levels[0] == pytest.approx(0.5 * rms(tone), rel=0.3)  # about -6 dB (0.5 linear) of what played
+    assert levels[1] < SILENT_RMS
 
 
 def test_capture_reopens_after_the_server_dies(pulse):

@@ -197,3 +197,13 @@ def test_missing_or_corrupt_checkpoint_is_one_line(tmp_path):
 def test_shipped_config_size():
     n = ConformerCTC(ConformerConfig()).num_parameters()
     assert 3_500_000 < n < 6_000_000
+
+
+def test_hour_long_stream_positions_stay_exact(model):
+    """Rotary scores depend only on distances: a stream at frame 90,000 (one hour) behaves as at 0."""
+    feats = _feats(99, seed=9)
+    start = model.initial_state()
+    late = start._replace(offset=90_000)  # a multiple of the chunk size, as a real stream would be
+    a, _ = model.forward_chunk(feats, start, 8, 2)
+    b, _ = model.forward_chunk(feats, late, 8, 2)
+    assert (a - b).abs().max().item() <= 1e-4

@@ -1,3 +1,5 @@
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 import torch
@@ -10,8 +12,10 @@ from assistant.asr.recognizer import (
     ctc_greedy,
     transcribe,
     transcribe_batch,
+    transcribe_files,
 )
 from assistant.asr.text import decode
+from assistant.audio.files import read_audio, write_wav
 
 torch.set_num_threads(1)
 SMALL = ConformerConfig(d_model=32, n_heads=2, n_layers=2, conv_kernel=5, subsampling_channels=8, dropout=0.0)
@@ -112,3 +116,16 @@ def test_from_checkpoint_loads_in_build(tmp_path, model):
     wave = _wave(1.2, seed=3)
     rec.build().accept(wave)
     assert rec.finalize() == transcribe(model, wave)
+
+
+def test_transcribe_files_reports_bad_files_and_goes_on(tmp_path, model):
+    save_checkpoint(model, tmp_path / "asr.pt")
+    settings = SimpleNamespace(checkpoint_path=tmp_path / "asr.pt", chunk_ms=320, left_chunks=4, threads=1)
+    wave = _wave(1.0, seed=4)
+    write_wav(tmp_path / "a.wav", wave)
+    (tmp_path / "bad.wav").write_bytes(b"garbage" * 20)
+    good, bad = transcribe_files(settings, [tmp_path / "a.wav", tmp_path / "bad.wav"])
+    assert good["text"] == transcribe(model, read_audio(tmp_path / "a.wav")) and good["audio_s"] == 1.0
+    assert "bad.wav" in bad["error"] and "text" not in bad
+    full = next(transcribe_files(settings, [tmp_path / "a.wav"], full_context=True))
+    assert isinstance(full["text"], str) and full["decode_s"] >= 0

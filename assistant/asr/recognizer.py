@@ -8,12 +8,15 @@ once per chunk.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 import torch
 
-from assistant.asr.features import HOP_MS, N_MELS, StreamingFeatures, log_mel
+from assistant.asr.features import HOP_MS, N_MELS, SAMPLE_RATE, StreamingFeatures, log_mel
 from assistant.asr.model import (
     SUBSAMPLING_STRIDE,
     ConformerCTC,
@@ -22,6 +25,7 @@ from assistant.asr.model import (
     load_checkpoint,
 )
 from assistant.asr.text import decode
+from assistant.audio.files import AudioFileError, read_audio
 
 BLANK_ID = 0
 OUTPUT_FRAME_MS = HOP_MS * SUBSAMPLING_STRIDE  # 40 ms per network output frame
@@ -158,3 +162,38 @@ def transcribe_batch(
         model.train(was_training)
     ids = log_probs.argmax(-1)  # (B, T')
     return [decode(ctc_greedy(ids[b, : out_lens[b]].tolist())[0]) for b in range(len(waves))]
+
+
+class RecognizerSettings(Protocol):
+    """What transcribe_files needs from the [asr] config section."""
+
+    checkpoint_path: Path
+    chunk_ms: int
+    left_chunks: int
+    threads: int
+
+
+def transcribe_files(
+    settings: RecognizerSettings, paths: Iterable[Path], full_context: bool = False
+) -> Iterator[dict]:
+    """Per file {"file", "text", "audio_s", "decode_s"}, or {"file", "error"} for an unreadable one
+    (the rest are still transcribed). A missing or broken checkpoint raises before any file."""
+    rec = StreamingRecognizer.from_checkpoint(
+        settings.checkpoint_path, settings.chunk_ms, settings.left_chunks, settings.threads
+    ).build()
+    for path in paths:
+        try:
+            wave = read_audio(path)
+        except AudioFileError as e:
+            yield {"file": str(path), "error": str(e)}
+            continue
+        t0 = time.perf_counter_ns()
+        text = transcribe_batch(rec.model, [wave], None)[0] if full_context else _stream_all(rec, wave)
+        decode_s, audio_s = (time.perf_counter_ns() - t0) / 1e9, len(wave) / SAMPLE_RATE
+        yield {"file": str(path), "text": text, "audio_s": round(audio_s, 3), "decode_s": round(decode_s, 3)}
+
+
+def _stream_all(rec: StreamingRecognizer, wave: np.ndarray) -> str:
+    rec.reset()
+    rec.accept(wave)
+    return rec.finalize()

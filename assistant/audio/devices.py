@@ -208,7 +208,7 @@ class Player:
         out = _resample(audio, rate, self._stream_rate)
         block = max(1, self._stream_rate * self.cfg.block_ms // 1000)
         # Silence after the piece pushes its tail through the buffers before stop() drops them.
-        out = np.concatenate([out, np.zeros(self._buffer_frames + 2 * block, np.float32)])
+        out = np.concatenate([out, np.zeros(self._buffer_frames + block, np.float32)])
         written = 0
         try:
             stream.start()
@@ -248,6 +248,7 @@ class Player:
         self._name = info["name"]
         stream_rate = rate if _output_rate_ok(self._device, rate) else int(info["default_samplerate"])
         block_s = self.cfg.block_ms / 1000
+        stream = None
         try:
             stream = sd.OutputStream(
                 device=self._device,
@@ -262,6 +263,8 @@ class Player:
             self._buffer_frames = stream.write_available  # the whole buffer is free right after start
             stream.stop()
         except sd.PortAudioError as err:
+            if stream is not None:
+                stream.close(ignore_errors=True)
             problem = f"cannot open output device {self._name!r} at {stream_rate} Hz: {err}"
             raise AudioDeviceError(problem) from None
         self._stream, self._stream_rate, self._piece_rate = stream, stream_rate, rate
@@ -440,6 +443,7 @@ class Capture:
     def _open(self) -> Resampler16k:
         self._generation += 1
         generation = self._generation
+        stream = None
         try:
             info = _device_info(self._device, "input")
             self.device_rate = rate = int(info["default_samplerate"])
@@ -455,6 +459,8 @@ class Capture:
             )
             stream.start()
         except sd.PortAudioError as err:
+            if stream is not None:
+                stream.close(ignore_errors=True)
             raise AudioDeviceError(f"cannot open input device {self._name()!r}: {err}") from None
         self._stream = stream
         return Resampler16k(rate, CAPTURE_RATE * self.cfg.block_ms // 1000)

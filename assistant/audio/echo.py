@@ -7,7 +7,7 @@ barge-in nor reaches the recognizer, while the user's voice still does.
 
     playback thread ── reference(x, t_ns) ──▶ [reference timeline, lock]
                                                      │ the reference that sounded
-                                                     ▼ delay_ms + LEAD_MS earlier
+                                                     ▼ max(0, delay_ms - LEAD_MS) earlier
     capture thread ─── process(mic, t_ns) ─▶ 10 ms frames ─▶ library(mic frame, ref frame) ─▶ cleaned
 
 Timing contract (both in the `time.perf_counter_ns()` domain):
@@ -15,15 +15,17 @@ Timing contract (both in the `time.perf_counter_ns()` domain):
                     starting before the end of earlier ones replaces them; an empty block at t_ns
                     says playback stopped there, e.g. on barge-in)
     process t_ns    when mic[0] entered the microphone
-    delay_ms        how much later than its t_ns a played sample shows up in the mic's timeline:
-                    the acoustic path plus whatever device latency the two timestamps leave out.
+    delay_ms        a lower bound of how much later than its t_ns a played sample shows up in the
+                    mic's timeline: the acoustic path plus whatever device latency the two stamps
+                    leave out. With true device times (PortAudio's DAC/ADC times) 0 is right.
 Both streams are laid on one sample timeline (index = t_ns at 16 kHz). Consecutive blocks whose
 stamps disagree with their sample counts by less than RESYNC_MS are taken as contiguous (callback
 jitter); a larger jump re-anchors the stream. Each mic frame is paired with the reference from
-`delay_ms + LEAD_MS` earlier: the lead keeps every echo after its reference even when delay_ms is
-overestimated, and both libraries model the remaining delay themselves (WebRTC AEC3 estimates it,
-Speex's adaptive filter spans it). The pair goes to the library on the capture thread, so the
-library itself is only ever touched by one thread.
+max(0, delay_ms - LEAD_MS) earlier and the library models the rest of the delay itself (WebRTC AEC3
+estimates it: measured fine from 0 to 500 ms more; Speex's filter spans SPEEX_TAIL_MS). An echo can
+never be cancelled before its reference, so the error is one-sided: a delay_ms more than LEAD_MS
+above the true delay cancels nothing, one below it costs little. The pair goes to the library on the
+capture thread, so the library itself is only ever touched by one thread.
 
 `process` returns the cleaned samples of every complete 10 ms frame so far (the remainder waits
 for the next call): 10 ms or less of added latency, and output lengths that differ from input
@@ -52,10 +54,10 @@ FRAME_MS = 10  # ms per frame, what both libraries process at a time
 FRAME = SAMPLE_RATE * FRAME_MS // 1000  # 160 samples per frame
 NS_PER_S = 1_000_000_000  # ns per second
 INT16_MAX = 32767  # float [-1, 1] ↔ 16-bit PCM, the libraries' sample format
-RING_S = 2  # s of reference history kept; must exceed delay_ms + LEAD_MS + the blocks played ahead
+RING_S = 2  # s of reference history kept; must exceed delay_ms + the blocks handed over ahead
 RESYNC_MS = 20  # ms of timestamp disagreement taken as jitter; beyond it a stream re-anchors
-LEAD_MS = 20  # ms the reference is taken early, so a too-large delay_ms still leaves echoes causal
-DEFAULT_DELAY_MS = 40  # ms, typical laptop output + input latency when stamps are callback times
+LEAD_MS = 20  # ms by which delay_ms may overestimate the true delay (the pairing stays this early)
+DEFAULT_DELAY_MS = 0  # ms, a lower bound: too low costs WebRTC nothing, LEAD_MS too high cancels nothing
 SPEEX_TAIL_MS = 200  # ms of echo path the Speex filter spans (lead + device slack + room reverb)
 
 MODES = ("webrtc", "speex", "off")  # `[bargein] echo_cancel`
@@ -158,11 +160,11 @@ class _Backend(Protocol):
 class WebRtcBackend:
     """WebRTC's audio processing module (AEC3 + high-pass filter) from the `livekit` package."""
 
-    def __init__(self, delay_hint_ms: int = 0, noise_suppression: bool = False) -> None:
+    def __init__(self, delay_hint_ms: int = LEAD_MS, noise_suppression: bool = False) -> None:
         from livekit import rtc  # import here: a missing package must only disable this mode
 
         self._rtc = rtc
-        self._delay_hint_ms = delay_hint_ms  # the echo's expected lag behind the aligned reference
+        self._delay_hint_ms = delay_hint_ms  # the echo's expected lag behind the paired reference
         self._apm = rtc.AudioProcessingModule(
             echo_cancellation=True,
             noise_suppression=noise_suppression,
@@ -230,23 +232,29 @@ def _declare_speex(lib: ctypes.CDLL) -> ctypes.CDLL:
 
 
 class SpeexBackend:
-    """Xiph's libspeexdsp: the MDF echo canceller, then its residual echo suppressor (no denoising)."""
+    """Xiph's libspeexdsp: the MDF echo canceller, then the preprocessor's residual echo suppressor
+    (which only acts through the denoiser's gain, so denoising stays on at its default -15 dB)."""
 
-    def __init__(self, delay_hint_ms: int = 0, tail_ms: int = SPEEX_TAIL_MS, suppress_residual: bool = True, noise_suppress_db: int = -15,
-                 echo_suppress_db: int = -40, echo_suppress_active_db: int = -15) -> None:
+    def __init__(
+        self,
+        tail_ms: int = SPEEX_TAIL_MS,
+        suppress_residual: bool = True,
+        noise_suppress_db: int = -15,
+        echo_suppress_db: int = -40,
+        echo_suppress_active_db: int = -15,
+    ) -> None:
         self._lib = lib = load_speexdsp()
-        tail_ms += delay_hint_ms  # the adaptive filter must span the delay left after alignment
         self._echo = lib.speex_echo_state_init(FRAME, SAMPLE_RATE * tail_ms // 1000)
         rate = ctypes.c_int(SAMPLE_RATE)
         lib.speex_echo_ctl(self._echo, SPEEX_ECHO_SET_SAMPLING_RATE, ctypes.byref(rate))
         self._pre = None
         if suppress_residual:
             self._pre = lib.speex_preprocess_state_init(FRAME, SAMPLE_RATE)
-            # the residual echo suppressor lives in the denoiser's gain: denoise must stay on,
-            # its noise attenuation is limited instead
-            for request, value in ((SPEEX_PREPROCESS_SET_NOISE_SUPPRESS, noise_suppress_db),
-                                   (SPEEX_PREPROCESS_SET_ECHO_SUPPRESS, echo_suppress_db),
-                                   (SPEEX_PREPROCESS_SET_ECHO_SUPPRESS_ACTIVE, echo_suppress_active_db)):
+            for request, value in (
+                (SPEEX_PREPROCESS_SET_NOISE_SUPPRESS, noise_suppress_db),
+                (SPEEX_PREPROCESS_SET_ECHO_SUPPRESS, echo_suppress_db),
+                (SPEEX_PREPROCESS_SET_ECHO_SUPPRESS_ACTIVE, echo_suppress_active_db),
+            ):
                 arg = ctypes.c_int(value)
                 lib.speex_preprocess_ctl(self._pre, request, ctypes.byref(arg))
             lib.speex_preprocess_ctl(self._pre, SPEEX_PREPROCESS_SET_ECHO_STATE, ctypes.c_void_p(self._echo))
@@ -256,8 +264,9 @@ class SpeexBackend:
         i16 = ctypes.POINTER(ctypes.c_int16)
         mic, ref = np.ascontiguousarray(mic), np.ascontiguousarray(ref)
         out = self._out
-        self._lib.speex_echo_cancellation(self._echo, mic.ctypes.data_as(i16), ref.ctypes.data_as(i16),
-                                          out.ctypes.data_as(i16))
+        self._lib.speex_echo_cancellation(
+            self._echo, mic.ctypes.data_as(i16), ref.ctypes.data_as(i16), out.ctypes.data_as(i16)
+        )
         if self._pre is not None:
             self._lib.speex_preprocess_run(self._pre, out.ctypes.data_as(i16))
         return out.copy()
@@ -285,9 +294,8 @@ class TimedEchoCanceller:
         self.name = name
         self.delay_ms = delay_ms
         self.make_backend = make_backend or BACKENDS[name]  # () -> backend; the bench passes variants
-        lag_ms = max(0, round(delay_ms) - LEAD_MS)  # never past delay_ms - LEAD_MS: echoes stay causal
+        lag_ms = max(0, round(delay_ms) - LEAD_MS)  # LEAD_MS short of delay_ms: echoes stay causal
         self._lag = lag_ms * SAMPLE_RATE // 1000  # samples from a reference sample to its echo frame
-        self._hint_ms = round(delay_ms) - lag_ms  # the delay left for the library: 0..LEAD_MS
         self._resync = RESYNC_MS * SAMPLE_RATE // 1000
         self._ref_lock = threading.Lock()  # the timeline: written by playback, read by capture
         self._mic_lock = threading.Lock()  # the library and the mic remainder: capture (and reset)
@@ -296,18 +304,22 @@ class TimedEchoCanceller:
 
     def build(self) -> None:
         """Load the library (raises ImportError/OSError when it cannot) and start empty."""
-        self._backend = self.make_backend(self._hint_ms)
+        self._backend = self.make_backend()
         self._timeline = ReferenceTimeline(RING_S * SAMPLE_RATE, self._resync)
         self._pending = np.zeros(0, dtype=np.float32)  # mic samples short of a frame
         self._mic_at: int | None = None  # timeline index of the first pending sample
 
     def reference(self, samples: np.ndarray, t_ns: int) -> None:
         samples = _mono_float32(samples)
+        if self._timeline is None:
+            raise RuntimeError("call build() before reference()")
         with self._ref_lock:
             self._timeline.write(samples, sample_index(t_ns))
 
     def process(self, mic: np.ndarray, t_ns: int) -> np.ndarray:
         mic = _mono_float32(mic)
+        if self._backend is None:
+            raise RuntimeError("call build() before process()")
         with self._mic_lock:
             at = sample_index(t_ns)
             if self._mic_at is None or abs(at - (self._mic_at + len(self._pending))) > self._resync:
@@ -344,6 +356,8 @@ def make_echo_canceller(mode: str, delay_ms: float = DEFAULT_DELAY_MS) -> EchoCa
     try:
         canceller.build()
     except (ImportError, OSError, RuntimeError) as err:
-        log.warning("echo cancellation %r unavailable (%s); barge-in uses the raised VAD threshold", mode, err)
+        log.warning(
+            "echo cancellation %r unavailable (%s); barge-in uses the raised VAD threshold", mode, err
+        )
         return PassThrough()
     return canceller

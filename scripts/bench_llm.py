@@ -1,0 +1,111 @@
+"""Time to first token with and without the KV cache, across a sliding memory window.
+
+Runs a scripted 30-turn conversation through Memory (a temporary database), the bounded window and
+LocalLlm. At the measured turns it also loads the same prompt into a second, cold model (empty
+cache) and times its first token, so cached and cold TTFT compare the very same tokens. With
+`--temperature 0` (the default here) both runs are greedy and the answers can be compared: equal
+answers mean the shifted cache did not change what the model says.
+
+    python scripts/bench_llm.py                      # turns 1, 10, 30; window_turns = 8
+    python scripts/bench_llm.py --threads 1 --turns 1 5 10 20 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from assistant.config import LlmConfig, MemoryConfig  # noqa: E402
+from assistant.llm import LocalLlm  # noqa: E402
+from assistant.memory import Memory  # noqa: E402
+from assistant.prompt import build_messages, window  # noqa: E402
+
+QUESTIONS = [
+    "Hi, my name is Ana.", "What is the capital of France?", "Name a fruit that is yellow.",
+    "What colour is the sky on a clear day?", "How many legs does a dog have?", "What is two plus two?",
+    "Tell me a short joke.", "What is the weather like on Mars?", "Who wrote Romeo and Juliet?",
+    "What do bees make?", "How many days are in a week?", "What is the opposite of hot?",
+    "Can you suggest a name for a cat?", "What is water made of?", "Which planet is the largest?",
+    "What language do people speak in Brazil?", "How do I boil an egg?", "What is a good breakfast?",
+    "Why do leaves change colour?", "What is the tallest animal?", "How far is the Moon?",
+    "What is the freezing point of water?", "Give me a word that rhymes with cat.",
+    "What instrument has black and white keys?", "What do you call a baby cow?",
+    "How many hours are in a day?", "What is the main ingredient of bread?",
+    "Which ocean is the biggest?", "What is my name?", "Thank you, goodbye!",
+]
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, nargs="+", default=[1, 10, 30], help="turns to measure")
+    parser.add_argument("--window-turns", type=int, default=8)
+    parser.add_argument("--threads", type=int, default=LlmConfig().threads)
+    parser.add_argument("--max-answer-tokens", type=int, default=32)
+    parser.add_argument("--temperature", type=float, default=0.0)
+    parser.add_argument("--cold-repeats", type=int, default=3, help="cold runs per measured turn (median)")
+    return parser.parse_args()
+
+
+def first_token(llm: LocalLlm, messages: list[dict]) -> tuple[float, str]:
+    """TTFT of one generation, and its whole answer."""
+    answer = "".join(llm.stream(messages))
+    return llm.last_stats.ttft_s or float("nan"), answer
+
+
+def cold_ttft(cold: LocalLlm, messages: list[dict], repeats: int) -> tuple[float, str]:
+    runs = []
+    for _ in range(repeats):
+        cold.reset()
+        runs.append(first_token(cold, messages))
+    return statistics.median(t for t, _ in runs), runs[0][1]
+
+
+def main() -> None:
+    args = parse_args()
+    llm_cfg = LlmConfig(threads=args.threads, max_answer_tokens=args.max_answer_tokens,
+                        temperature=args.temperature)
+    rows, speeds = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        mem_cfg = MemoryConfig(path=str(Path(tmp) / "memory.db"), window_turns=args.window_turns)
+        memory = Memory(mem_cfg).build()
+        llm, cold = LocalLlm(llm_cfg).build(), LocalLlm(llm_cfg).build()
+        for turn, question in enumerate(QUESTIONS[: max(args.turns)], start=1):
+            remembered = window(memory.recent(mem_cfg.window_turns), mem_cfg, llm.count_tokens)
+            messages = build_messages(llm_cfg.system_prompt, remembered, question)
+            ttft, answer = first_token(llm, messages)
+            stats = llm.last_stats
+            speeds.append(stats.tokens_per_s)
+            if turn in args.turns:
+                cold_s, cold_answer = cold_ttft(cold, messages, args.cold_repeats)
+                rows.append((turn, len(remembered), stats, ttft, cold_s, answer == cold_answer))
+            memory.add("user", question)
+            memory.add("assistant", answer.strip())
+        memory.close()
+    report(rows, speeds, args)
+
+
+def report(rows, speeds, args) -> None:
+    load = os.getloadavg()[0]
+    print(f"window_turns={args.window_turns} threads={args.threads} max_answer_tokens={args.max_answer_tokens} "
+          f"temperature={args.temperature} cpus={os.cpu_count()} load(1 min)={load:.2f}\n")
+    print("| turn | window | prompt tok | reused | shifted | evicted | prefilled | cold TTFT ms "
+          "| cached TTFT ms | cached/cold | gen tok/s | same answer as cold |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|")
+    for turn, kept, s, ttft, cold_s, same in rows:
+        print(f"| {turn} | {kept} | {s.prompt_tokens} | {s.reused_tokens} | {s.shifted_tokens} | "
+              f"{s.evicted_tokens} | {s.prefilled_tokens} | {cold_s * 1000:.0f} | {ttft * 1000:.0f} | "
+              f"{ttft / cold_s:.2f} | {s.tokens_per_s:.0f} | {'yes' if same else 'no'} |")
+    print(f"\ngeneration: median {statistics.median(speeds):.0f} tokens/s over {len(speeds)} turns")
+    turn, _, _, ttft, cold_s, _ = rows[-1]
+    verdict = "OK" if ttft / cold_s <= 0.2 else "MISSED"
+    print(f"cached/cold TTFT at turn {turn}: {ttft / cold_s:.3f} (target <= 0.2: {verdict})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,185 @@
+"""Word and character error rates of the recognizer, streaming and full context, with a peer.
+
+    python scripts/eval_asr.py --checkpoint models/asr/conformer_ctc.pt --json eval.json
+
+Sets:
+  test_synth   held-out synthetic voices speaking held-out sentences (scripts/make_dataset.py)
+  alsa         real speech: the channel names of alsa-utils (/usr/share/sounds/alsa/*.wav)
+  wz2100       real speech: the Warzone 2100 tutorial voice lines with their on-screen text
+               (Debian warzone2100-data: /usr/share/games/warzone2100/base.wz, script/tutorial.js)
+Every set goes through the real streaming recognizer (chunk_ms, left_chunks as shipped) and through
+the masked full-context forward; the real-speech sets also through pocketsphinx's bundled en-us
+model, the peer. References and hypotheses both pass through assistant.asr.text.normalize().
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import re
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import soundfile as sf
+from scipy import signal
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from assistant.asr.model import checkpoint_meta, load_checkpoint  # noqa: E402
+from assistant.asr.recognizer import StreamingRecognizer, transcribe_batch  # noqa: E402
+from assistant.asr.text import normalize  # noqa: E402
+
+SAMPLE_RATE = 16000
+ALSA_DIR = Path("/usr/share/sounds/alsa")
+WZ_BASE = Path("/usr/share/games/warzone2100/base.wz")
+WZ_LINE = re.compile(r'"audio":\s*"(tut\d+\.ogg)".*?"message":\s*_\("((?:[^"\\]|\\.)*)"\)')
+
+Utterance = tuple[str, np.ndarray, str]  # (id, 16 kHz float32 samples, normalized reference)
+
+
+def to_16k(wave: np.ndarray, sr: int) -> np.ndarray:
+    wave = wave.mean(axis=1) if wave.ndim == 2 else wave
+    if sr != SAMPLE_RATE:
+        g = np.gcd(sr, SAMPLE_RATE)
+        wave = signal.resample_poly(wave, SAMPLE_RATE // g, sr // g)
+    return wave.astype(np.float32)
+
+
+def read_audio(source: str | io.BytesIO) -> np.ndarray:
+    wave, sr = sf.read(source, dtype="float32")
+    return to_16k(wave, sr)
+
+
+def synth_set(data: Path, limit: int | None) -> list[Utterance]:
+    manifest = data / "test_synth" / "manifest.jsonl"
+    paths = [manifest] if manifest.exists() else sorted((data / "test_synth").glob("shard_*.jsonl"))
+    rows = [json.loads(line) for p in paths for line in p.open()][:limit]
+    return [(Path(r["audio"]).stem, read_audio(r["audio"]), r["text"]) for r in rows]
+
+
+def alsa_set() -> list[Utterance]:
+    """'Front_Center.wav' says "front center"; Noise.wav says "noise"."""
+    return [(p.stem, read_audio(str(p)), normalize(p.stem.replace("_", " ")))
+            for p in sorted(ALSA_DIR.glob("*.wav"))]
+
+
+def wz2100_set() -> list[Utterance]:
+    if not WZ_BASE.exists():
+        return []
+    with zipfile.ZipFile(WZ_BASE) as z:
+        script = z.read("script/tutorial.js").decode("utf-8")
+        out = []
+        for name, text in WZ_LINE.findall(script):
+            ref = normalize(text.replace("\\'", "'"))
+            path = f"audio/tutorial/{name}"
+            if ref and path in z.namelist():
+                out.append((name.removesuffix(".ogg"), read_audio(io.BytesIO(z.read(path))), ref))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Systems
+# ---------------------------------------------------------------------------------------------
+def ours_streaming(model, utts: list[Utterance], chunk_ms: int, left_chunks: int, piece_ms: int = 20) -> list[str]:
+    """The live path: audio in 20 ms pieces through StreamingRecognizer, then finalize()."""
+    rec = StreamingRecognizer(model, chunk_ms, left_chunks).build()
+    piece = SAMPLE_RATE * piece_ms // 1000
+    hyps = []
+    for _, wave, _ in utts:
+        for i in range(0, len(wave), piece):
+            rec.accept(wave[i: i + piece])
+        hyps.append(rec.finalize())
+    return hyps
+
+
+def ours_full(model, utts: list[Utterance], batch: int = 8) -> list[str]:
+    hyps: list[str] = []
+    for i in range(0, len(utts), batch):
+        hyps += transcribe_batch(model, [w for _, w, _ in utts[i: i + batch]], None)
+    return hyps
+
+
+def pocketsphinx_hyps(utts: list[Utterance]) -> list[str]:
+    from pocketsphinx import Decoder  # noqa: PLC0415
+
+    decoder = Decoder(samprate=SAMPLE_RATE, loglevel="FATAL")
+    hyps = []
+    for _, wave, _ in utts:
+        pcm = (np.clip(wave, -1, 1) * 32767).astype(np.int16).tobytes()
+        decoder.start_utt()
+        decoder.process_raw(pcm, full_utt=True)
+        decoder.end_utt()
+        hyps.append(decoder.hyp().hypstr if decoder.hyp() else "")
+    return hyps
+
+
+def score(refs: list[str], hyps: list[str]) -> dict:
+    import jiwer  # noqa: PLC0415
+
+    hyps = [normalize(h) for h in hyps]
+    # jiwer refuses empty hypotheses; a placeholder word counts as one substitution-or-insertion.
+    safe = [h if h else "<empty>" for h in hyps]
+    return {"n": len(refs), "words": sum(len(r.split()) for r in refs),
+            "wer": round(jiwer.wer(refs, safe), 4), "cer": round(jiwer.cer(refs, safe), 4)}
+
+
+def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) -> list[dict]:
+    results = []
+    for name, utts in sets.items():
+        if not utts:
+            continue
+        refs = [r for _, _, r in utts]
+        systems = {f"ours, streaming {args.chunk_ms} ms": lambda u: ours_streaming(model, u, args.chunk_ms, args.left_chunks),
+                   "ours, full context": lambda u: ours_full(model, u)}
+        if name != "test_synth" or args.peer_synth:
+            systems["pocketsphinx en-us (peer)"] = pocketsphinx_hyps
+        for system, run in systems.items():
+            t0 = time.perf_counter()
+            hyps = run(utts)
+            row = {"set": name, "system": system, **score(refs, hyps), "seconds": round(time.perf_counter() - t0, 1)}
+            row["examples"] = [{"id": u[0], "ref": u[2], "hyp": h} for u, h in zip(utts[: args.examples], hyps)]
+            results.append(row)
+            print(f"{name:10s} {system:32s} WER {row['wer']:.3f} CER {row['cer']:.3f} ({row['seconds']} s)", file=sys.stderr)
+    return results
+
+
+def markdown(results: list[dict]) -> str:
+    lines = ["| set | system | utterances | words | WER | CER |", "|---|---|---:|---:|---:|---:|"]
+    lines += [f"| {r['set']} | {r['system']} | {r['n']} | {r['words']} | {100 * r['wer']:.1f}% | {100 * r['cer']:.1f}% |"
+              for r in results]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--checkpoint", type=Path, default=Path("models/asr/conformer_ctc.pt"))
+    p.add_argument("--data", type=Path, default=Path("/work/data/asr"), help="make_dataset.py output (test_synth)")
+    p.add_argument("--sets", default="test_synth,alsa,wz2100")
+    p.add_argument("--limit", type=int, default=None, help="at most this many test_synth utterances")
+    p.add_argument("--chunk-ms", type=int, default=320)
+    p.add_argument("--left-chunks", type=int, default=4)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--peer-synth", action="store_true", help="also run pocketsphinx on test_synth")
+    p.add_argument("--examples", type=int, default=5, help="hypotheses kept per set in --json")
+    p.add_argument("--json", type=Path, help="write the figures here")
+    args = p.parse_args()
+
+    import torch  # noqa: PLC0415
+
+    torch.set_num_threads(args.threads)
+    model = load_checkpoint(args.checkpoint)
+    loaders = {"test_synth": lambda: synth_set(args.data, args.limit), "alsa": alsa_set, "wz2100": wz2100_set}
+    sets = {name: loaders[name]() for name in args.sets.split(",")}
+    results = evaluate(model, sets, args)
+    print(markdown(results))
+    if args.json:
+        meta = checkpoint_meta(args.checkpoint)
+        args.json.write_text(json.dumps({"checkpoint": str(args.checkpoint), "meta": meta, "chunk_ms": args.chunk_ms,
+                                         "left_chunks": args.left_chunks, "results": results}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
