@@ -135,6 +135,7 @@ class BargeinConfig(Section):
     min_speech_ms: int = Field(300, ge=0, le=5000)
     echo_cancel: Literal["webrtc", "speex", "off"] = "webrtc"
     speaking_threshold_db: float = Field(10.0, ge=0, le=60)
+    echo_delay_ms: int = Field(0, ge=0, le=500)
 
 
 class MetricsConfig(Section):

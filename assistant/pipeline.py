@@ -91,7 +91,11 @@ class AnswerStage(Stage):
             self.pipeline.observer.answer_piece(turn, piece)
             await self.push(AnswerText(turn, piece))
         turn.mark("llm_done")
-        turn.counters.update(self.llm.last_stats)
+        stats = self.llm.last_stats
+        turn.counters.update(
+            prompt_tokens=stats.prompt_tokens, reused_tokens=stats.reused_tokens,
+            generated_tokens=stats.generated_tokens, tokens_per_s=stats.tokens_per_s,
+        )
         await self.push(AnswerEnd(turn))
 
     async def _prompt(self, turn: Turn) -> list[dict]:
@@ -257,7 +261,7 @@ class Pipeline:
     async def interrupt(self) -> Turn | None:
         """Barge-in: stop the current turn everywhere at once and record what was heard."""
         turn = self.current
-        if turn is None or self._done[turn.id].is_set():
+        if turn is None or "turn_end" in turn.marks:
             return None
         turn.cancel.set()  # worker threads stop between tokens and audio blocks
         await asyncio.gather(*(stage.interrupt(Interrupt(turn.id)) for stage in self.stages))
@@ -266,10 +270,8 @@ class Pipeline:
 
     async def finish_turn(self, turn: Turn) -> None:
         """Store the reply (clipped to what was played if interrupted), log latency, wake waiters."""
-        done = self._done[turn.id]
-        if done.is_set():
-            return
-        done.set()
+        if "turn_end" in turn.marks:
+            return  # already finished (an interrupt raced the last clause)
         turn.mark("turn_end")
         heard = " ".join(turn.played_clauses) if (turn.interrupted and self.speaks) else turn.answer_text
         if heard.strip() or turn.interrupted:
@@ -277,6 +279,7 @@ class Pipeline:
         record = self.latency_log.write(turn)
         self.observer.turn_done(turn, record)
         self.observer.state("listening")
+        self._done[turn.id].set()
 
     async def _stage_failed(self, frame: Frame, err: Exception) -> None:
         """A crash inside one turn: report it in one line, end the turn, keep the assistant alive."""

@@ -16,7 +16,7 @@ before they sound, stamped with when they sound *without* the device delay (whic
 only knows as `delay_ms`), and mic blocks of 20 ms stamped with their capture time.
 
 Columns:
-    ERLE        echo return loss enhancement, dB, in far-end-only frames after the first 2 s
+    ERLE        echo return loss enhancement, dB, in far-end-only samples after the first 2 s
     ERLE 0-2s   the same over the first 2 s of playback (before the filter has converged)
     DT SDR      near-end signal-to-distortion, dB, in the double-talk stretch (mic → out)
     DT VAD      share of the user's voiced frames webrtcvad still finds in the output, double talk
@@ -25,6 +25,7 @@ Columns:
                 of voiced output frames: when barge-in would fire (the clean voice alone: see header)
     false VAD   webrtcvad (mode 2, 20 ms) voiced frames in far-end-only stretches / the longest run
                 in ms: barge-in fires on a run of min_speech_ms (300 ms) → self-interruption
+    warm        the longest run after the first 2 s of playback (once `converged`)
     RTF         canceller CPU time / audio time
 """
 
@@ -242,7 +243,7 @@ def sample_masks(scene: Scene) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per sample: far-end only (the assistant alone), and its first 2 s / the rest of it."""
     idx = np.arange(len(scene.mic))
     far_only = (idx >= scene.far_span[0]) & (idx < scene.far_span[1]) & ~scene.near_mask()
-    early = idx < scene.far_span[0] + 2 * SR
+    early = idx < scene.far_span[0] + int(echo.WARMUP_S * SR)
     return far_only, far_only & early, far_only & ~early
 
 
@@ -276,6 +277,7 @@ def measure(scene: Scene, out: np.ndarray) -> dict:
         "false_out": int(flags_out[fo].sum()),
         "run_in_ms": longest_run(flags_mic & fo) * VAD_MS,
         "run_out_ms": longest_run(flags_out & fo) * VAD_MS,
+        "run_warm_ms": longest_run(flags_out & frame_mask(converged)) * VAD_MS,
         "far_frames": int(fo.sum()),
     }
 
@@ -323,13 +325,13 @@ def canceller_for(name: str, make_backend, delay_ms: float) -> echo.EchoCancelle
 
 HEAD = (
     f"{'canceller':28} {'ERLE':>6} {'0-2s':>6} {'DT SDR in→out':>14} {'DT VAD':>7} {'ST VAD':>7} "
-    f"{'ST dB':>6} {'BI ms':>6} {'false VAD in→out':>17} {'run ms in→out':>14} {'RTF':>6}"
+    f"{'ST dB':>6} {'BI ms':>6} {'false VAD in→out':>17} {'run ms in→out':>14} {'warm':>5} {'RTF':>6}"
 )
 ROW = (
     "{name:28} {erle:6.1f} {erle_early:6.1f} {dt_sdr_in:6.1f} → {dt_sdr_out:5.1f} "
     "{dt_vad:7.0%} {st_vad:7.0%} "
     "{st_gain_db:6.1f} {dt_trigger_ms:6.0f} {false_in:7d} → {false_out:3d}/{far_frames:<4d} "
-    "{run_in_ms:6d} → {run_out_ms:5d} {rtf:6.3f}"
+    "{run_in_ms:6d} → {run_out_ms:5d} {run_warm_ms:5d} {rtf:6.3f}"
 )
 
 

@@ -2,9 +2,10 @@
 
 Runs a scripted 30-turn conversation through Memory (a temporary database), the bounded window and
 LocalLlm. At the measured turns it also loads the same prompt into a second, cold model (empty
-cache) and times its first token, so cached and cold TTFT compare the very same tokens. With
-`--temperature 0` (the default here) both runs are greedy and the answers can be compared: equal
-answers mean the shifted cache did not change what the model says.
+cache) and times its first token, so cached and cold TTFT compare the very same tokens. It also
+compares the distribution of the first answer token read from the reused (possibly shifted) cache
+with the cold one: same most likely token?, total variation distance. Prefix-only turns give the
+floor (batch-size-dependent float rounding); shifted turns add the approximation of the KV shift.
 
     python scripts/bench_llm.py                      # turns 1, 10, 30; window_turns = 8
     python scripts/bench_llm.py --threads 1 --turns 1 5 10 20 30
@@ -17,27 +18,49 @@ import os
 import statistics
 import sys
 import tempfile
+import threading
 from pathlib import Path
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from assistant.config import LlmConfig, MemoryConfig  # noqa: E402
-from assistant.llm import LocalLlm  # noqa: E402
+from assistant.llm import LlmStats, LocalLlm  # noqa: E402
 from assistant.memory import Memory  # noqa: E402
 from assistant.prompt import build_messages, window  # noqa: E402
 
 QUESTIONS = [
-    "Hi, my name is Ana.", "What is the capital of France?", "Name a fruit that is yellow.",
-    "What colour is the sky on a clear day?", "How many legs does a dog have?", "What is two plus two?",
-    "Tell me a short joke.", "What is the weather like on Mars?", "Who wrote Romeo and Juliet?",
-    "What do bees make?", "How many days are in a week?", "What is the opposite of hot?",
-    "Can you suggest a name for a cat?", "What is water made of?", "Which planet is the largest?",
-    "What language do people speak in Brazil?", "How do I boil an egg?", "What is a good breakfast?",
-    "Why do leaves change colour?", "What is the tallest animal?", "How far is the Moon?",
-    "What is the freezing point of water?", "Give me a word that rhymes with cat.",
-    "What instrument has black and white keys?", "What do you call a baby cow?",
-    "How many hours are in a day?", "What is the main ingredient of bread?",
-    "Which ocean is the biggest?", "What is my name?", "Thank you, goodbye!",
+    "Hi, my name is Ana.",
+    "What is the capital of France?",
+    "Name a fruit that is yellow.",
+    "What colour is the sky on a clear day?",
+    "How many legs does a dog have?",
+    "What is two plus two?",
+    "Tell me a short joke.",
+    "What is the weather like on Mars?",
+    "Who wrote Romeo and Juliet?",
+    "What do bees make?",
+    "How many days are in a week?",
+    "What is the opposite of hot?",
+    "Can you suggest a name for a cat?",
+    "What is water made of?",
+    "Which planet is the largest?",
+    "What language do people speak in Brazil?",
+    "How do I boil an egg?",
+    "What is a good breakfast?",
+    "Why do leaves change colour?",
+    "What is the tallest animal?",
+    "How far is the Moon?",
+    "What is the freezing point of water?",
+    "Give me a word that rhymes with cat.",
+    "What instrument has black and white keys?",
+    "What do you call a baby cow?",
+    "How many hours are in a day?",
+    "What is the main ingredient of bread?",
+    "Which ocean is the biggest?",
+    "What is my name?",
+    "Thank you, goodbye!",
 ]
 
 
@@ -58,18 +81,41 @@ def first_token(llm: LocalLlm, messages: list[dict]) -> tuple[float, str]:
     return llm.last_stats.ttft_s or float("nan"), answer
 
 
-def cold_ttft(cold: LocalLlm, messages: list[dict], repeats: int) -> tuple[float, str]:
+def cold_ttft(cold: LocalLlm, messages: list[dict], repeats: int) -> float:
     runs = []
     for _ in range(repeats):
         cold.reset()
-        runs.append(first_token(cold, messages))
-    return statistics.median(t for t, _ in runs), runs[0][1]
+        runs.append(first_token(cold, messages)[0])
+    return statistics.median(runs)
+
+
+def first_token_probs(llm: LocalLlm, messages: list[dict]) -> np.ndarray:
+    """The distribution the first answer token was drawn from, read back from the cache as it stands.
+
+    Diagnostic only (private members): re-evaluates the prompt's last token on top of the cached
+    cells, then evaluates the answer tokens again so the next turn finds the cache as before.
+    """
+    prompt, llama = llm.render(messages), llm._llama
+    cached = np.array(llama._input_ids)
+    llm._reuse(prompt, LlmStats(prompt_tokens=len(prompt)))  # the prompt is cached: keeps all but one
+    llm._prefill(prompt[llama.n_tokens :], threading.Event())
+    logits = np.ctypeslib.as_array(llama._ctx.get_logits(), shape=(llama.n_vocab(),)).astype(np.float64)
+    if len(cached) > len(prompt):
+        llama.eval(cached[len(prompt) :].tolist())
+    probs = np.exp(logits - logits.max())
+    return probs / probs.sum()
+
+
+def compare(p: np.ndarray, q: np.ndarray) -> tuple[bool, float]:
+    """Same most likely token?, total variation distance (0: identical, 1: disjoint)."""
+    return int(p.argmax()) == int(q.argmax()), 0.5 * float(np.abs(p - q).sum())
 
 
 def main() -> None:
     args = parse_args()
-    llm_cfg = LlmConfig(threads=args.threads, max_answer_tokens=args.max_answer_tokens,
-                        temperature=args.temperature)
+    llm_cfg = LlmConfig(
+        threads=args.threads, max_answer_tokens=args.max_answer_tokens, temperature=args.temperature
+    )
     rows, speeds = [], []
     with tempfile.TemporaryDirectory() as tmp:
         mem_cfg = MemoryConfig(path=str(Path(tmp) / "memory.db"), window_turns=args.window_turns)
@@ -82,8 +128,9 @@ def main() -> None:
             stats = llm.last_stats
             speeds.append(stats.tokens_per_s)
             if turn in args.turns:
-                cold_s, cold_answer = cold_ttft(cold, messages, args.cold_repeats)
-                rows.append((turn, len(remembered), stats, ttft, cold_s, answer == cold_answer))
+                cold_s = cold_ttft(cold, messages, args.cold_repeats)
+                same = compare(first_token_probs(llm, messages), first_token_probs(cold, messages))
+                rows.append((turn, len(remembered), stats, ttft, cold_s, same))
             memory.add("user", question)
             memory.add("assistant", answer.strip())
         memory.close()
@@ -92,19 +139,36 @@ def main() -> None:
 
 def report(rows, speeds, args) -> None:
     load = os.getloadavg()[0]
-    print(f"window_turns={args.window_turns} threads={args.threads} max_answer_tokens={args.max_answer_tokens} "
-          f"temperature={args.temperature} cpus={os.cpu_count()} load(1 min)={load:.2f}\n")
-    print("| turn | window | prompt tok | reused | shifted | evicted | prefilled | cold TTFT ms "
-          "| cached TTFT ms | cached/cold | gen tok/s | same answer as cold |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|")
-    for turn, kept, s, ttft, cold_s, same in rows:
-        print(f"| {turn} | {kept} | {s.prompt_tokens} | {s.reused_tokens} | {s.shifted_tokens} | "
-              f"{s.evicted_tokens} | {s.prefilled_tokens} | {cold_s * 1000:.0f} | {ttft * 1000:.0f} | "
-              f"{ttft / cold_s:.2f} | {s.tokens_per_s:.0f} | {'yes' if same else 'no'} |")
+    print(
+        f"window_turns={args.window_turns} threads={args.threads} "
+        f"max_answer_tokens={args.max_answer_tokens} temperature={args.temperature} "
+        f"cpus={os.cpu_count()} load(1 min)={load:.2f}\n"
+    )
+    print(
+        "| turn | window | prompt tok | reused | shifted | evicted | prefilled | cold TTFT ms "
+        "| cached TTFT ms | cached/cold | gen tok/s | top-1 = cold | TV to cold |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|---:|")
+    for turn, kept, s, ttft, cold_s, (top1, tv) in rows:
+        print(
+            f"| {turn} | {kept} | {s.prompt_tokens} | {s.reused_tokens} | {s.shifted_tokens} | "
+            f"{s.evicted_tokens} | {s.prefilled_tokens} | {cold_s * 1000:.0f} | {ttft * 1000:.0f} | "
+            f"{ttft / cold_s:.2f} | {s.tokens_per_s:.0f} | {'yes' if top1 else 'no'} | {tv:.3f} |"
+        )
     print(f"\ngeneration: median {statistics.median(speeds):.0f} tokens/s over {len(speeds)} turns")
+    summary("prefix-only turns", [r[5] for r in rows if r[2].reused_tokens and not r[2].shifted_tokens])
+    summary("shifted turns", [r[5] for r in rows if r[2].shifted_tokens])
     turn, _, _, ttft, cold_s, _ = rows[-1]
     verdict = "OK" if ttft / cold_s <= 0.2 else "MISSED"
     print(f"cached/cold TTFT at turn {turn}: {ttft / cold_s:.3f} (target <= 0.2: {verdict})")
+
+
+def summary(name: str, comparisons: list[tuple[bool, float]]) -> None:
+    if comparisons:
+        same = sum(top1 for top1, _ in comparisons)
+        worst = max(tv for _, tv in comparisons)
+        mean = statistics.mean(tv for _, tv in comparisons)
+        print(f"{name}: top-1 equal to cold {same}/{len(comparisons)}, TV mean {mean:.3f} max {worst:.3f}")
 
 
 if __name__ == "__main__":

@@ -344,7 +344,7 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--cmvn-utts", type=int, default=400)
     p.add_argument("--dev-utts", type=int, default=200)
     p.add_argument("--log-every", type=int, default=25)
-    p.add_argument("--eval-every", type=int, default=1000)
+    p.add_argument("--eval-every", type=int, default=250)
     p.add_argument("--save-minutes", type=float, default=10.0)
     p.add_argument("--seed", type=int, default=0)
     for f in fields(ConformerConfig):  # --d_model 144 --n_layers 8 ... (new runs only)

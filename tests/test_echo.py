@@ -145,6 +145,19 @@ def test_jittery_stamps_are_taken_as_contiguous():
     np.testing.assert_array_equal(got, echo.to_pcm16(ref))
 
 
+def test_converged_after_warmup_of_audible_reference():
+    canceller, _ = recording_canceller()
+    n = int(echo.WARMUP_S * SAMPLE_RATE)
+    feed(canceller, np.zeros(n, np.float32), [320])  # nothing played: silence does not count
+    assert not canceller.converged
+    canceller.reference(np.full(n, 0.1, np.float32), stamp(n))
+    for start in range(n, 2 * n - 320, 320):
+        canceller.process(np.zeros(320, np.float32), stamp(start))
+    assert not canceller.converged
+    canceller.process(np.zeros(320, np.float32), stamp(2 * n - 320))
+    assert canceller.converged and not echo.PassThrough().converged
+
+
 def test_reference_and_process_from_two_threads():
     canceller, recorder = recording_canceller()
     n, block = SAMPLE_RATE, 320

@@ -1,4 +1,4 @@
-"""The embedded GGUF through llama.cpp: streaming, cancellation, KV reuse across a sliding window, load errors."""
+"""The embedded GGUF via llama.cpp: streaming, cancelling, KV reuse across a sliding window, load errors."""
 
 import threading
 
@@ -17,7 +17,7 @@ LONG_ASK = "Write a long story about a dragon who learns to cook soup."
 
 @pytest.fixture(scope="module")
 def llm():
-    model = LocalLlm(LlmConfig(max_answer_tokens=12, temperature=0)).build()
+    model = LocalLlm(LlmConfig(max_answer_tokens=12, temperature=0, threads=1)).build()
     yield model
     model.close()
 
@@ -34,17 +34,23 @@ def test_count_tokens_uses_the_model_tokenizer(llm):
 
 def test_render_is_chatml_ending_with_an_open_assistant_turn(llm):
     text = llm._llama.detokenize(llm.render(ask("hi")), special=True).decode()
-    assert text == f"<|im_start|>system\n{SYSTEM}<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"
+    chatml = f"<|im_start|>system\n{SYSTEM}<|im_end|>\n"
+    chatml += "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"
+    assert text == chatml
 
 
 def test_stream_yields_text_pieces_and_stats(llm):
-    pieces = list(llm.stream(ask("What is the capital of France?")))
+    messages = ask("What is the capital of France?")
+    pieces = list(llm.stream(messages))
     stats = llm.last_stats
     assert len(pieces) >= 2 and all(isinstance(p, str) for p in pieces)
     assert 1 <= stats.generated_tokens <= 12
     assert stats.stop in ("eos", "max_tokens")
     assert stats.ttft_s is not None and 0 < stats.prefill_s <= stats.ttft_s
-    assert stats.tokens_per_s > 0 and stats.prompt_tokens == len(llm.render(ask("What is the capital of France?")))
+    assert stats.tokens_per_s > 0 and stats.prompt_tokens == len(llm.render(messages))
+    counters = {}
+    counters.update(stats)  # what the pipeline does with Turn.counters
+    assert counters["generated_tokens"] == stats.generated_tokens and "stop" not in counters
 
 
 def test_cancel_mid_stream_produces_no_further_token(llm):
@@ -59,7 +65,7 @@ def test_cancel_mid_stream_produces_no_further_token(llm):
 
 
 def test_cancel_from_another_thread_stops_within_a_token_or_two():
-    model = LocalLlm(LlmConfig(max_answer_tokens=200, temperature=0)).build()
+    model = LocalLlm(LlmConfig(max_answer_tokens=200, temperature=0, threads=1)).build()
     cancel = threading.Event()
     seen_at_cancel = []
 
@@ -107,8 +113,14 @@ def converse(llm, memory, cfg, questions, clip=False):
     return stats, prompts
 
 
-QUESTIONS = ["Hi, I am Ana.", "What is the capital of France?", "Name a fruit.", "What colour is the sky?",
-             "How many legs does a dog have?", "What is two plus two?"]
+QUESTIONS = [
+    "Hi, I am Ana.",
+    "What is the capital of France?",
+    "Name a fruit.",
+    "What colour is the sky?",
+    "How many legs does a dog have?",
+    "What is two plus two?",
+]
 
 
 def test_kv_cache_is_reused_across_turns_and_after_the_window_slides(llm, tmp_path):

@@ -48,8 +48,13 @@ def mode(path: Path) -> int:
 def fill(path: Path, n: int) -> None:
     """Bulk-load `n` alternating turns straight through sqlite-utils (one transaction, fast)."""
     rows = (
-        {"session": "bulk", "role": ("user", "assistant")[i % 2], "text": f"turn {i} " + "words " * 20,
-         "created_at": "2025-01-01T00:00:00.000+00:00", "interrupted": False}
+        {
+            "session": "bulk",
+            "role": ("user", "assistant")[i % 2],
+            "text": f"turn {i} " + "words " * 20,
+            "created_at": "2025-01-01T00:00:00.000+00:00",
+            "interrupted": False,
+        }
         for i in range(n)
     )
     db = Database(path)
@@ -166,8 +171,9 @@ while True:
 def test_sigkill_mid_turn_loses_no_completed_turn(cfg):
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     for kill_after in (5, 40):  # two different moments, the second well into the loop
-        child = subprocess.Popen([sys.executable, "-c", CHILD, str(cfg.db_path)], stdout=subprocess.PIPE,
-                                 text=True, env=env)
+        child = subprocess.Popen(
+            [sys.executable, "-c", CHILD, str(cfg.db_path)], stdout=subprocess.PIPE, text=True, env=env
+        )
         completed = [int(child.stdout.readline()) for _ in range(kill_after)]
         os.kill(child.pid, signal.SIGKILL)  # the child is inside its next add()
         completed += [int(line) for line in child.stdout.read().split()]
@@ -191,8 +197,12 @@ def test_prompt_from_a_10000_turn_database_takes_milliseconds(cfg, count_tokens)
     Memory(cfg).build().close()
     fill(cfg.db_path, 10_000)
     memory = Memory(cfg).build()
-    plan = " ".join(str(row) for row in memory._db.execute(
-        "EXPLAIN QUERY PLAN SELECT * FROM turns ORDER BY id DESC LIMIT 8").fetchall())
+    plan = " ".join(
+        str(row)
+        for row in memory._db.execute(
+            "EXPLAIN QUERY PLAN SELECT * FROM turns ORDER BY id DESC LIMIT 8"
+        ).fetchall()
+    )
     assert "TEMP B-TREE" not in plan  # walks the primary key; no sort of the table
     start = time.perf_counter()
     history = memory.recent(cfg.window_turns)

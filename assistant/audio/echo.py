@@ -11,9 +11,11 @@ barge-in nor reaches the recognizer, while the user's voice still does.
     capture thread ─── process(mic, t_ns) ─▶ 10 ms frames ─▶ library(mic frame, ref frame) ─▶ cleaned
 
 Timing contract (both in the `time.perf_counter_ns()` domain):
-    reference t_ns  when samples[0] leaves the speaker (from t_ns on, this is what plays: a block
-                    starting before the end of earlier ones replaces them; an empty block at t_ns
-                    says playback stopped there, e.g. on barge-in)
+    reference t_ns  when samples[0] leaves the speaker, or any earlier time (the time it is written
+                    is safe). Within one piece stamp blocks by sample count (first stamp + offset),
+                    not by when each write returns. From t_ns on this is what plays: a block starting
+                    before the end of earlier ones replaces them; an empty block at t_ns says
+                    playback stopped there (barge-in: the queued rest never sounds).
     process t_ns    when mic[0] entered the microphone
     delay_ms        a lower bound of how much later than its t_ns a played sample shows up in the
                     mic's timeline: the acoustic path plus whatever device latency the two stamps
@@ -34,7 +36,9 @@ lengths call by call. The "off" mode (`PassThrough`) returns its input as is.
 Backends: "webrtc" is WebRTC's audio processing module (AEC3) through the `livekit` package;
 "speex" is Xiph's libspeexdsp (echo canceller + residual echo suppressor) through ctypes.
 `make_echo_canceller` falls back to `PassThrough` with one warning line when a library does not
-load; the pipeline then uses the raised VAD threshold instead (`active` is False).
+load; the pipeline then uses the raised VAD threshold instead (`active` is False). It should keep that
+threshold too while `converged` is False: in the first ~2 s of playback after build/reset AEC3 is
+still adapting (bench: runs of up to 280 ms of echo webrtcvad calls speech, none afterwards).
 """
 
 from __future__ import annotations
@@ -59,6 +63,8 @@ RESYNC_MS = 20  # ms of timestamp disagreement taken as jitter; beyond it a stre
 LEAD_MS = 20  # ms by which delay_ms may overestimate the true delay (the pairing stays this early)
 DEFAULT_DELAY_MS = 0  # ms, a lower bound: too low costs WebRTC nothing, LEAD_MS too high cancels nothing
 SPEEX_TAIL_MS = 200  # ms of echo path the Speex filter spans (lead + device slack + room reverb)
+WARMUP_S = 2.0  # s of audible reference before `converged` (the bench's false VAD frames: first 1.7 s)
+AUDIBLE = 10 ** (-60 / 20)  # reference peak above which a frame counts toward the warm-up (-60 dBFS)
 
 MODES = ("webrtc", "speex", "off")  # `[bargein] echo_cancel`
 
@@ -69,6 +75,12 @@ class EchoCanceller(Protocol):
 
     name: str  # "webrtc", "speex" or "off"
     active: bool  # False for the pass-through: barge-in then needs its raised VAD threshold
+
+    @property
+    def converged(self) -> bool:
+        """True once WARMUP_S of audible reference went through: until then (the first reply after
+        build/reset) residual echo can still look like speech, so keep the raised VAD threshold."""
+        ...
 
     def build(self) -> None: ...
     def reference(self, samples: np.ndarray, t_ns: int) -> None: ...
@@ -97,6 +109,7 @@ class PassThrough:
     """`echo_cancel = "off"` (or a library that failed to load): the mic signal, untouched."""
 
     active = False
+    converged = False  # it never cancels anything
 
     def __init__(self, name: str = "off") -> None:
         self.name = name
@@ -308,6 +321,7 @@ class TimedEchoCanceller:
         self._timeline = ReferenceTimeline(RING_S * SAMPLE_RATE, self._resync)
         self._pending = np.zeros(0, dtype=np.float32)  # mic samples short of a frame
         self._mic_at: int | None = None  # timeline index of the first pending sample
+        self._heard = 0  # samples of audible reference processed since build
 
     def reference(self, samples: np.ndarray, t_ns: int) -> None:
         samples = _mono_float32(samples)
@@ -332,9 +346,15 @@ class TimedEchoCanceller:
             self._pending, self._mic_at = audio[n:], self._mic_at + n
             return out
 
+    @property
+    def converged(self) -> bool:
+        return self._heard >= WARMUP_S * SAMPLE_RATE
+
     def _frame(self, mic: np.ndarray, at: int) -> np.ndarray:
         with self._ref_lock:
             ref = self._timeline.read(at - self._lag, FRAME)
+        if np.abs(ref).max() > AUDIBLE:
+            self._heard += FRAME
         return self._backend.cancel(to_pcm16(mic), to_pcm16(ref)).astype(np.float32) / INT16_MAX
 
     def reset(self) -> None:

@@ -1,0 +1,154 @@
+"""The answering pipeline end to end: real llama.cpp model, real piper voice, real PortAudio device
+(the PulseAudio null sink of the `pulse` fixture), real SQLite file and latency log."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import numpy as np
+import pytest
+
+from assistant import pipeline as pipeline_mod
+from assistant.config import Config, LlmConfig, MemoryConfig, MetricsConfig
+from assistant.memory import Memory
+
+SPOKEN_MARKS = {
+    "turn_start", "prompt_built", "llm_first_token", "first_clause", "tts_first_audio", "playback_start",
+    "llm_done", "turn_end",
+}  # fmt: skip
+
+
+def _config(tmp_path, **llm) -> Config:
+    return Config(
+        memory=MemoryConfig(path=str(tmp_path / "memory.db")),
+        metrics=MetricsConfig(latency_log=str(tmp_path / "latency.jsonl")),
+        llm=LlmConfig(temperature=0.0, **{"max_answer_tokens": 48, **llm}),
+    )
+
+
+def _stored(cfg: Config) -> list:
+    memory = Memory(cfg.memory).build()
+    try:
+        return memory.recent(100)
+    finally:
+        memory.close()
+
+
+def _log(cfg: Config) -> list[dict]:
+    return [json.loads(line) for line in cfg.metrics.latency_log_path.read_text().splitlines()]
+
+
+async def _session(cfg: Config, body, speak: bool = True, sink=None):
+    pipe = pipeline_mod.create(cfg, speak=speak, sink=sink)
+    await pipe.open()
+    try:
+        return await body(pipe)
+    finally:
+        await pipe.stop()
+
+
+def test_muted_chat_stores_turns_and_logs_latency(tmp_path):
+    cfg = _config(tmp_path)
+
+    async def body(pipe):
+        return [await pipe.ask("What is the capital of France?"), await pipe.ask("Name one famous museum there.")]
+
+    turns = asyncio.run(_session(cfg, body, speak=False))
+    assert all(t.answer_text.strip() for t in turns)
+    stored = _stored(cfg)
+    assert [t.role for t in stored] == ["user", "assistant", "user", "assistant"]
+    assert stored[0].text == "What is the capital of France?" and stored[1].text == turns[0].answer_text.strip()
+    records = _log(cfg)
+    assert [r["turn"] for r in records] == [1, 2] and not any(r["interrupted"] for r in records)
+    assert records[1]["reused_tokens"] > 0  # the KV cache carried over from turn 1
+    assert {"prompt_build", "llm_ttft", "turn_total"} <= set(records[0]["durations_ms"])
+
+
+def test_spoken_turn_reaches_the_speaker(tmp_path, pulse):
+    cfg = _config(tmp_path)
+    start = time.perf_counter_ns()
+    turn = asyncio.run(_session(cfg, lambda pipe: pipe.ask("Say hello in one short sentence.")))
+    heard = pulse.speaker.since(start)
+    assert np.sqrt(np.mean(heard**2)) > 0.01, "no sound came out of the speaker"
+    record = _log(cfg)[-1]
+    assert SPOKEN_MARKS <= set(record["marks_ns"])
+    assert record["durations_ms"]["text_to_voice"] > 0
+    assert turn.played_clauses and " ".join(turn.played_clauses).strip()
+
+
+def test_interrupt_stops_sound_and_stores_the_clipped_reply(tmp_path, pulse):
+    cfg = _config(tmp_path, max_answer_tokens=160)
+
+    async def body(pipe):
+        turn = await pipe.submit("Tell me a long story about a dragon and a knight, in many sentences.")
+        while "playback_start" not in turn.marks:
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.8)
+        cut = time.perf_counter_ns()
+        await pipe.interrupt()
+        return turn, cut, await pipe.ask("Thanks. What is two plus two?")
+
+    turn, cut, after = asyncio.run(_session(cfg, body))
+    silent_from = cut + 150_000_000  # one block plus the null sink's and recorder's buffering
+    tail = pulse.speaker.since(silent_from)[: 16_000 // 2]
+    assert turn.interrupted and np.sqrt(np.mean(tail**2)) < 0.003
+    stored = _stored(cfg)
+    reply = stored[1]
+    assert reply.role == "assistant" and reply.interrupted
+    assert reply.text == " ".join(turn.played_clauses).strip()
+    assert len(reply.text) < len(turn.answer_text.strip())  # clipped to what was heard
+    assert [t.role for t in stored[2:]] == ["user", "assistant"] and not stored[3].interrupted
+    assert after.answer_text.strip()
+
+
+class _BrokenSink:
+    """A speaker that fails on the first clause of the second turn, as a vanished device would."""
+
+    def __init__(self):
+        self.first_sample_ns = None
+        self.calls = 0
+
+    def play(self, samples, rate, cancel) -> bool:
+        self.calls += 1
+        if self.calls == 2:
+            raise RuntimeError("device vanished")
+        self.first_sample_ns = time.perf_counter_ns()
+        return True
+
+
+def test_a_crash_during_a_turn_keeps_completed_turns_and_goes_on(tmp_path):
+    cfg = _config(tmp_path, max_answer_tokens=12)
+    sink = _BrokenSink()
+
+    async def body(pipe):
+        first = await pipe.ask("Hello.")
+        broken = await asyncio.wait_for(pipe.ask("And again?"), 60)
+        third = await pipe.ask("One more time.")
+        return first, broken, third
+
+    first, broken, third = asyncio.run(_session(cfg, body, sink=sink))
+    assert not first.interrupted and broken.interrupted and not third.interrupted
+    roles = [(t.role, t.interrupted) for t in _stored(cfg)]
+    assert roles[:2] == [("user", False), ("assistant", False)]
+    assert roles[2] == ("user", False) and roles[-2:] == [("user", False), ("assistant", False)]
+    assert len(_log(cfg)) == 3
+
+
+@pytest.mark.parametrize("n", [3])
+def test_rapid_interrupts_leave_no_tasks_behind(tmp_path, n):
+    cfg = _config(tmp_path, max_answer_tokens=64)
+
+    async def body(pipe):
+        for i in range(n):
+            await pipe.submit(f"Count from one to twenty, round {i}.")
+            await asyncio.sleep(0.3)
+            await pipe.interrupt()
+        last = await pipe.ask("Say done.")
+        return last, len(asyncio.all_tasks())
+
+    last, tasks = asyncio.run(_session(cfg, body, speak=False))
+    assert last.answer_text and tasks <= 1 + 2  # the test itself and the two stage tasks
+    stored = _stored(cfg)
+    assert [t.role for t in stored].count("user") == n + 1
