@@ -21,7 +21,9 @@ import numpy as np
 
 from assistant import pipeline as pipeline_mod
 from assistant.asr.recognizer import StreamingRecognizer
+from assistant.audio.echo import make_echo_canceller
 from assistant.audio.files import read_audio, write_wav
+from assistant.bargein import BargeIn
 from assistant.config import Config
 from assistant.console import Console
 from assistant.frames import now_ns
@@ -45,6 +47,9 @@ class Listener:
             cfg.asr.checkpoint_path, cfg.asr.chunk_ms, cfg.asr.left_chunks, cfg.asr.threads
         )
         self._asr_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="asr")
+        self.echo = make_echo_canceller(cfg.bargein.echo_cancel if cfg.bargein.enabled else "off",
+                                        cfg.bargein.echo_delay_ms)
+        self.bargein = BargeIn(cfg.bargein, pipe, self.endpointer, self.echo)
         self._marks: dict[str, int] = {}
         self.turns: list = []
 
@@ -53,14 +58,19 @@ class Listener:
         self.endpointer.build()
 
     def feed_threadsafe(self, loop: asyncio.AbstractEventLoop, samples: np.ndarray, t_ns: int) -> None:
-        """Called from the capture thread: hand the block to the loop without blocking PortAudio."""
-        loop.call_soon_threadsafe(self.blocks.put_nowait, (samples, t_ns))
+        """Called from the capture thread: cancel the echo of our own voice there (the canceller
+        wants one thread), then hand the block to the loop without blocking PortAudio."""
+        cleaned = self.echo.process(samples, t_ns)
+        if len(cleaned):
+            loop.call_soon_threadsafe(self.blocks.put_nowait, (cleaned, t_ns))
 
     async def run(self) -> None:
-        """Until a None block arrives: endpoint, transcribe, submit."""
+        """Until a None block arrives: endpoint, transcribe, submit; watch for barge-in."""
         while (item := await self.blocks.get()) is not None:
+            self.bargein.before(*item)
             for event in self.endpointer.accept(*item):
                 await self._on_event(event)
+            await self.bargein.after(item[1])
 
     async def _asr(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self._asr_thread, fn, *args)
@@ -68,6 +78,7 @@ class Listener:
     async def _on_event(self, event) -> None:
         if isinstance(event, SpeechStart):
             self._marks = {"speech_start": event.t_ns}
+            self.bargein.speech_started(event.t_ns)
             self.console.state("hearing")
             await self._asr(self.recognizer.reset)
             self._show(await self._asr(self.recognizer.accept, event.audio))
@@ -84,6 +95,8 @@ class Listener:
         self._marks.update(speech_end=event.t_ns_speech_end, endpoint=event.t_ns_endpoint)
         text = await self._asr(self.recognizer.finalize)
         self._marks["asr_final"] = now_ns()
+        if not await self.bargein.utterance_ended(bool(text)):
+            return  # talk over the answer too short to count: the answer went on
         if not text:
             self.console.state("listening")  # nothing recognized: not a turn
             return
@@ -166,11 +179,13 @@ async def _feed_file(listener: Listener, audio: np.ndarray, fast: bool) -> None:
 
 async def run_live(cfg: Config) -> int:
     """`assistant run`: the microphone in, the speaker out, until Ctrl-C. Completed turns are kept."""
-    from assistant.audio.devices import Capture
+    from assistant.audio.devices import Capture, Player
 
     console = Console()
-    pipe = pipeline_mod.create(cfg, speak=True, observer=console)
+    player = Player(cfg.audio)
+    pipe = pipeline_mod.create(cfg, speak=True, sink=player, observer=console)
     listener = Listener(cfg, pipe, console)
+    player.reference = listener.echo.reference  # what we play is what the canceller removes
     await asyncio.gather(pipe.open(), listener.build())
     loop = asyncio.get_running_loop()
     capture = Capture(cfg.audio, lambda samples, t_ns: listener.feed_threadsafe(loop, samples, t_ns))

@@ -35,9 +35,9 @@ so they carry a faint trace of those turns (the StreamingLLM / llama.cpp "contex
 `scripts/bench_llm.py` compares the next-token distribution after a shift with a cold prefill of
 the same prompt. `reset()` drops the cache entirely (call it after `Memory.clear()`).
 
-Threads: `stream()` may run on any thread, one generation at a time (a lock); the cancel Event may
-be set from any thread and is checked between tokens and between prefill chunks. `count_tokens()`
-only reads the vocabulary and is safe from any thread.
+Threads: `stream()` may run on any thread, one generation at a time (a lock held until the
+generator ends or is closed); the cancel Event may be set from any thread and is checked between
+tokens and between prefill chunks. `count_tokens()` only reads the vocabulary: safe from any thread.
 """
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ IM_START, IM_END = "<|im_start|>", "<|im_end|>"
 PREFILL_CHUNK = 64  # tokens per decode call while prefilling; cancellation is checked between chunks
 MIN_SHIFT_GAIN = 8  # a shift must save at least this many tokens over the plain prefix to be worth it
 TOP_K = 40
+BUSY_WAIT_S = 5.0  # how long a new stream() waits for the previous one (a cancelled one ends in ms)
 GGUF_MAGIC = b"GGUF"
 
 
@@ -115,15 +116,19 @@ class LocalLlm:
         self.last_stats: LlmStats | None = None
         self._llama: llama_cpp.Llama | None = None
         self._lock = threading.Lock()
-        self._im_start = self._im_end = -1
+        self._im_start = -1  # the token that opens every message: how boundaries are found in the cache
         self._can_shift = False
 
     def build(self) -> LocalLlm:
         path = Path(self.cfg.model_path)
         _check_gguf(path)
         self._llama = _load(path, self.cfg)
-        self._im_start = self._special_token(IM_START, path)
-        self._im_end = self._special_token(IM_END, path)
+        try:
+            self._im_start = self._special_token(IM_START, path)
+            self._special_token(IM_END, path)
+        except ModelLoadError:
+            self.close()
+            raise
         memory = llama_cpp.llama_get_memory(self._llama.ctx)
         self._can_shift = bool(memory) and llama_cpp.llama_memory_can_shift(memory)
         return self
@@ -162,7 +167,11 @@ class LocalLlm:
         return self._generate(prompt, cancel or threading.Event(), self.last_stats)
 
     def _generate(self, prompt: list[int], cancel: threading.Event, stats: LlmStats) -> Iterator[str]:
-        with self._lock:
+        # One generation at a time. A generator holds the model until it ends or is closed (dropping
+        # the last reference closes it); waiting forever on a forgotten one would hang silently.
+        if not self._lock.acquire(timeout=BUSY_WAIT_S):
+            raise RuntimeError("LocalLlm is busy: an earlier stream() was neither finished nor closed")
+        try:
             start = time.perf_counter()
             self._reuse(prompt, stats)
             if not self._prefill(prompt[stats.reused_tokens :], cancel):
@@ -179,6 +188,8 @@ class LocalLlm:
                 yield tail
             stats.decode_s = time.perf_counter() - start - stats.prefill_s
             stats.tokens_per_s = stats.generated_tokens / stats.decode_s if stats.decode_s > 0 else 0.0
+        finally:
+            self._lock.release()
 
     def _prefill(self, tokens: list[int], cancel: threading.Event) -> bool:
         """Evaluate the new prompt tokens in chunks; False if cancelled on the way."""
@@ -257,7 +268,8 @@ class LocalLlm:
         if begin + best_len < prefix + MIN_SHIFT_GAIN:
             return prefix
         ctx, gap = self._llama._ctx, best_at - begin
-        ctx.kv_cache_seq_rm(0, begin, best_at)
+        if not ctx.kv_cache_seq_rm(0, begin, best_at):  # a cache that cannot drop a middle range
+            return prefix
         ctx.kv_cache_seq_shift(0, best_at, -1, -gap)
         tail = cached[best_at:]
         self._llama.input_ids[begin : begin + len(tail)] = tail

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -161,17 +163,42 @@ class PlaybackStage(Stage):
 
     async def process(self, frame: Frame) -> None:
         if isinstance(frame, ClauseAudio):
-            turn = frame.turn
-            self.sink.first_sample_ns = None
-            finished = await self.call(self.sink.play, frame.samples, frame.sample_rate, turn.cancel)
-            if self.sink.first_sample_ns is not None:
-                turn.mark("playback_start", self.sink.first_sample_ns)
-            if finished:
-                turn.played_clauses.append(frame.text)
+            await self._play(frame)
         elif isinstance(frame, SpeechDone):
             await self.pipeline.finish_turn(frame.turn)
         else:
             await self.push(frame)
+
+    async def _play(self, frame: ClauseAudio) -> None:
+        """Play one clause; while the listener holds playback (maybe a barge-in), wait, then play the
+        cut clause again from its start (a cough or "mm-hm" does not cut the reply)."""
+        turn, hold = frame.turn, self.pipeline.hold
+        while not turn.cancel.is_set():
+            self.sink.first_sample_ns = None
+            finished = await self.call(self.sink.play, frame.samples, frame.sample_rate, _Either(turn.cancel, hold))
+            if self.sink.first_sample_ns is not None:
+                turn.mark("playback_start", self.sink.first_sample_ns)
+            if finished:
+                turn.played_clauses.append(frame.text)
+                return
+            while hold.is_set() and not turn.cancel.is_set():
+                await asyncio.sleep(0.01)
+
+
+class _Either:
+    """Stops playback when either event is set (the turn's cancel, the listener's hold)."""
+
+    def __init__(self, *events: threading.Event) -> None:
+        self.events = events
+
+    def is_set(self) -> bool:
+        return any(e.is_set() for e in self.events)
+
+    def wait(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while not self.is_set() and time.monotonic() < deadline:
+            time.sleep(min(0.005, timeout))
+        return self.is_set()
 
 
 class TurnEndStage(Stage):
@@ -204,6 +231,13 @@ class Pipeline:
     _memory_thread: ThreadPoolExecutor | None = None
     _next_id: int = 1
     _cleanup: asyncio.Task | None = None
+    # Set by the listener when the user may be starting to talk over the answer: playback pauses.
+    hold: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def busy(self) -> bool:
+        """A turn is being answered (thinking or speaking)."""
+        return self.current is not None and "turn_end" not in self.current.marks
 
     @property
     def speaks(self) -> bool:
@@ -265,7 +299,24 @@ class Pipeline:
             return None
         turn.cancel.set()  # worker threads stop between tokens and audio blocks
         await asyncio.gather(*(stage.interrupt(Interrupt(turn.id)) for stage in self.stages))
+        self.hold.clear()
         await self.finish_turn(turn)
+        return turn
+
+    async def respeak(self, interrupted: Turn) -> Turn | None:
+        """After a false interruption (nothing recognized): say again what the user did not hear,
+        from the cut clause on, without asking the LLM again."""
+        # Counted in words: clauses are the answer text with markup removed, so words line up.
+        heard_words = len(" ".join(interrupted.played_clauses).split())
+        rest = " ".join(interrupted.answer_text.split()[heard_words:])
+        if not rest or not self.speaks:
+            return None
+        turn = Turn(self._next_id, "", answer_text=rest)
+        self._next_id += 1
+        turn.mark("turn_start")
+        self.current, self._done[turn.id] = turn, asyncio.Event()
+        await self.stages[1].inbox.put(AnswerText(turn, rest))
+        await self.stages[1].inbox.put(AnswerEnd(turn))
         return turn
 
     async def finish_turn(self, turn: Turn) -> None:

@@ -31,6 +31,7 @@ from enum import Enum
 from typing import Literal
 
 import numpy as np
+
 # From `webrtcvad-wheels`: the same module as `webrtcvad`, prebuilt, without the pkg_resources import
 # that breaks the original 2.0.10 wrapper on current setuptools.
 import webrtcvad

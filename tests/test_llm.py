@@ -4,6 +4,7 @@ import threading
 
 import pytest
 
+from assistant import llm as llm_module
 from assistant.config import LlmConfig, MemoryConfig
 from assistant.llm import LocalLlm, ModelLoadError
 from assistant.memory import Memory
@@ -89,6 +90,16 @@ def test_cancel_before_start_generates_nothing(llm):
     cancel.set()
     assert list(llm.stream(ask("hello"), cancel)) == []
     assert llm.last_stats.stop == "cancelled" and llm.last_stats.generated_tokens == 0
+
+
+def test_an_unfinished_stream_holds_the_model_until_closed(llm, monkeypatch):
+    monkeypatch.setattr(llm_module, "BUSY_WAIT_S", 0.1)
+    first = llm.stream(ask(LONG_ASK))
+    next(first)
+    with pytest.raises(RuntimeError, match="busy"):
+        next(llm.stream(ask("hi")))
+    first.close()
+    assert list(llm.stream(ask("hi")))
 
 
 def test_prompt_longer_than_the_context_is_a_clear_error(llm):

@@ -28,6 +28,7 @@ import sounddevice as sd
 from assistant.config import AudioConfig
 
 CAPTURE_RATE = 16_000  # Hz: what Capture delivers (the recognizer's and the VAD's rate)
+REFERENCE_RATE = CAPTURE_RATE  # Hz: the echo canceller works on the capture side's rate
 STALL_S = 1.0  # s without a captured block before the input device counts as failed ...
 FIRST_BLOCK_S = 3.0  # ... or without its first block after opening (some devices start slowly)
 
@@ -160,9 +161,16 @@ class Player:
     piece's rate when the device accepts it, else at the device's default rate with resampling.
     """
 
-    def __init__(self, cfg: AudioConfig, on_first_block: Callable[[int], None] | None = None):
+    def __init__(
+        self,
+        cfg: AudioConfig,
+        on_first_block: Callable[[int], None] | None = None,
+        reference: Callable[[np.ndarray, int], None] | None = None,
+    ):
         self.cfg = cfg
         self.on_first_block = on_first_block
+        # The echo canceller's far end: each block at 16 kHz with the time it was written.
+        self.reference = reference
         self.last: Playback | None = None
         self.first_sample_ns: int | None = None  # of the last play(), = self.last.first_sample_ns
         self._stream: sd.OutputStream | None = None
@@ -209,15 +217,18 @@ class Player:
         block = max(1, self._stream_rate * self.cfg.block_ms // 1000)
         # Silence after the piece pushes its tail through the buffers before stop() drops them.
         out = np.concatenate([out, np.zeros(self._buffer_frames + block, np.float32)])
+        reference = _EchoReference(self.reference, out, self._stream_rate)
         written = 0
         try:
             stream.start()
             for offset in range(0, len(out), block):
                 if cancel is not None and cancel.is_set():
                     stream.abort()
+                    reference.stopped()
                     result.played = self._heard(written, result)
                     return False
                 stream.write(out[offset : offset + block])
+                reference.written(offset, block)
                 written += min(block, len(out) - offset)
                 if result.first_sample_ns is None:
                     self._mark_first(result)
@@ -269,6 +280,28 @@ class Player:
             raise AudioDeviceError(problem) from None
         self._stream, self._stream_rate, self._piece_rate = stream, stream_rate, rate
         return stream
+
+
+class _EchoReference:
+    """Feeds what is played, at 16 kHz, to the echo canceller as each block is written.
+
+    The piece is resampled once (per-block resampling would put an edge at every block). The write
+    time is earlier than the time the block sounds, which the canceller tolerates: it searches ahead.
+    """
+
+    def __init__(self, sink: Callable[[np.ndarray, int], None] | None, out: np.ndarray, rate: int):
+        self.sink = sink
+        self.rate = rate
+        self.audio = _resample(out, rate, REFERENCE_RATE) if sink is not None else out
+
+    def written(self, offset: int, block: int) -> None:
+        if self.sink is not None:
+            start, stop = (offset * REFERENCE_RATE // self.rate, (offset + block) * REFERENCE_RATE // self.rate)
+            self.sink(self.audio[start:stop], time.perf_counter_ns())
+
+    def stopped(self) -> None:
+        if self.sink is not None:
+            self.sink(np.zeros(0, np.float32), time.perf_counter_ns())  # empty block: playback stopped
 
 
 def _output_rate_ok(device: int | None, rate: int) -> bool:
