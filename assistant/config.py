@@ -96,7 +96,7 @@ class MemoryConfig(Section):
 class LlmConfig(Section):
     model: OptionalFile
     n_ctx: int = Field(2048, ge=256, le=131072)
-    threads: int = Field(2, ge=1, le=256)
+    threads: int = Field(1, ge=1, le=256)
     max_answer_tokens: int = Field(96, ge=1, le=4096)
     temperature: float = Field(0.3, ge=0, le=2)
     top_p: float = Field(0.9, gt=0, le=1)

@@ -102,7 +102,7 @@ class AnswerStage(Stage):
 
     async def _prompt(self, turn: Turn) -> list[dict]:
         cfg = self.pipeline.config
-        recent = await self.pipeline.remember("user", turn.user_text, recent=cfg.memory.window_turns)
+        recent = await self.pipeline.remember("user", turn.user_text, recent=cfg.memory.window_turns + 1)
         # The user's new message is the last of `recent`; the window covers what came before it.
         past = await self.call(window, recent[:-1], cfg.memory, self.llm.count_tokens)
         return build_messages(cfg.llm.system_prompt, past, turn.user_text)
