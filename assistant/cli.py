@@ -19,7 +19,9 @@ EXAMPLES = {
     "transcribe": "assistant transcribe question.wav other.flac --json",
     "devices": "assistant devices",
     "latency": "assistant latency --last 50 --plot latency.png",
-    "memory": "assistant memory show --last 20\n  assistant memory export > turns.jsonl\n  assistant memory clear --yes",
+    "memory": "assistant memory show --last 20\n"
+    "  assistant memory export > turns.jsonl\n"
+    "  assistant memory clear --yes",
     "doctor": "assistant doctor",
 }
 
@@ -63,23 +65,34 @@ def _parser() -> argparse.ArgumentParser:
         prog="assistant",
         description="A local, real-time voice assistant. Nothing leaves this machine.",
     )
-    parser.add_argument("--config", metavar="PATH", help="config file (default: $ASSISTANT_CONFIG or ./config.toml)")
+    parser.add_argument(
+        "--config", metavar="PATH", help="config file (default: $ASSISTANT_CONFIG or ./config.toml)"
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging and full tracebacks")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, func, help_text: str) -> argparse.ArgumentParser:
         p = sub.add_parser(
-            name, help=help_text, description=help_text, epilog=f"example:\n  {EXAMPLES[name]}",
+            name,
+            help=help_text,
+            description=help_text,
+            epilog=f"example:\n  {EXAMPLES[name]}",
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         p.set_defaults(func=func)
         return p
 
     p = command("run", _cmd_run, "Listen on the microphone and answer aloud (Ctrl-C to quit).")
-    p.add_argument("--input", metavar="WAV", help="read the question(s) from an audio file instead of the mic")
-    p.add_argument("--output", metavar="WAV", help="write the answers to an audio file instead of the speaker")
+    p.add_argument(
+        "--input", metavar="WAV", help="read the question(s) from an audio file instead of the mic"
+    )
+    p.add_argument(
+        "--output", metavar="WAV", help="write the answers to an audio file instead of the speaker"
+    )
     p.add_argument("--fast", action="store_true", help="with --input: feed the file as fast as possible")
-    p.add_argument("--input-device", metavar="DEV", help="microphone (index or name part; see `assistant devices`)")
+    p.add_argument(
+        "--input-device", metavar="DEV", help="microphone (index or name part; see `assistant devices`)"
+    )
     p.add_argument("--output-device", metavar="DEV", help="speaker (index or name part)")
 
     p = command("chat", _cmd_chat, "Type to the assistant; answers are printed and spoken.")
@@ -91,10 +104,16 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--output", metavar="WAV", help="write a WAV file instead of playing it")
     p.add_argument("--output-device", metavar="DEV", help="speaker (index or name part)")
 
-    p = command("transcribe", _cmd_transcribe, "Transcribe audio files (WAV/FLAC, any rate) with the recognizer.")
+    p = command(
+        "transcribe", _cmd_transcribe, "Transcribe audio files (WAV/FLAC, any rate) with the recognizer."
+    )
     p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--json", action="store_true", help='one JSON object per file: {"file","text","audio_s","decode_s"}')
-    p.add_argument("--full-context", action="store_true", help="decode the whole file at once (not streaming)")
+    p.add_argument(
+        "--json", action="store_true", help='one JSON object per file: {"file","text","audio_s","decode_s"}'
+    )
+    p.add_argument(
+        "--full-context", action="store_true", help="decode the whole file at once (not streaming)"
+    )
 
     command("devices", _cmd_devices, "List audio devices (index, name, channels, default rate).")
 
@@ -132,7 +151,9 @@ def _cmd_run(args) -> int:
     if args.input or args.output:
         if not args.input:
             raise UserError("--output needs --input (answers to a file are for scripted runs)")
-        return asyncio.run(run_files(cfg, Path(args.input), args.output and Path(args.output), fast=args.fast))
+        return asyncio.run(
+            run_files(cfg, Path(args.input), args.output and Path(args.output), fast=args.fast)
+        )
     return asyncio.run(run_live(cfg))
 
 
@@ -191,10 +212,18 @@ def _cmd_devices(args) -> int:
     from assistant.audio.devices import list_devices
 
     for d in list_devices():
-        marks = " ".join(m for m in ("default-in" if d.get("default_input") else "",
-                                      "default-out" if d.get("default_output") else "") if m)
-        print(f"{d['index']:>3}  {d['name']:<40} in={d['max_input_channels']} out={d['max_output_channels']} "
-              f"rate={int(d['default_samplerate'])} {marks}".rstrip())
+        marks = " ".join(
+            m
+            for m in (
+                "default-in" if d.get("default_input") else "",
+                "default-out" if d.get("default_output") else "",
+            )
+            if m
+        )
+        print(
+            f"{d['index']:>3}  {d['name']:<40} in={d['max_input_channels']} out={d['max_output_channels']} "
+            f"rate={int(d['default_samplerate'])} {marks}".rstrip()
+        )
     return 0
 
 
@@ -229,7 +258,10 @@ def _cmd_memory(args) -> int:
             for row in memory.export():
                 print(json.dumps(row, ensure_ascii=False))
         else:
-            if not args.yes and input(f"Delete all {memory.count()} turns in {cfg.memory.db_path}? [y/N] ") != "y":
+            if (
+                not args.yes
+                and input(f"Delete all {memory.count()} turns in {cfg.memory.db_path}? [y/N] ") != "y"
+            ):
                 print("nothing deleted")
                 return 1
             memory.clear()

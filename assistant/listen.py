@@ -144,7 +144,8 @@ async def run_files(cfg: Config, input_path: Path, output_path: Path | None, fas
     """`assistant run --input q.wav [--output a.wav] [--fast]`: scripted use, same pipeline as live."""
     audio = read_audio(input_path)
     # Trailing silence lets the endpoint fire after the last word.
-    audio = np.concatenate([audio, np.zeros(int(SAMPLE_RATE * (cfg.vad.end_silence_ms / 1000 + 0.5)), np.float32)])
+    tail_s = cfg.vad.end_silence_ms / 1000 + 0.5
+    audio = np.concatenate([audio, np.zeros(int(SAMPLE_RATE * tail_s), np.float32)])
     console = Console()
     sink = FileSink(fast) if output_path else None
     pipe = pipeline_mod.create(cfg, speak=True, sink=sink, observer=console)

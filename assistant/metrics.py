@@ -136,7 +136,13 @@ def format_table(summary: dict[str, dict[str, float]]) -> str:
 
 # The stages that add up along one turn, in order, for the stacked plot.
 _SEQUENTIAL = (
-    "endpointing", "asr_final", "prompt_build", "llm_ttft", "clause_wait", "tts_first_audio", "playback_start",
+    "endpointing",
+    "asr_final",
+    "prompt_build",
+    "llm_ttft",
+    "clause_wait",
+    "tts_first_audio",
+    "playback_start",
 )
 
 

@@ -95,8 +95,10 @@ class AnswerStage(Stage):
         turn.mark("llm_done")
         stats = self.llm.last_stats
         turn.counters.update(
-            prompt_tokens=stats.prompt_tokens, reused_tokens=stats.reused_tokens,
-            generated_tokens=stats.generated_tokens, tokens_per_s=stats.tokens_per_s,
+            prompt_tokens=stats.prompt_tokens,
+            reused_tokens=stats.reused_tokens,
+            generated_tokens=stats.generated_tokens,
+            tokens_per_s=stats.tokens_per_s,
         )
         await self.push(AnswerEnd(turn))
 
@@ -175,7 +177,9 @@ class PlaybackStage(Stage):
         turn, hold = frame.turn, self.pipeline.hold
         while not turn.cancel.is_set():
             self.sink.first_sample_ns = None
-            finished = await self.call(self.sink.play, frame.samples, frame.sample_rate, _Either(turn.cancel, hold))
+            finished = await self.call(
+                self.sink.play, frame.samples, frame.sample_rate, _Either(turn.cancel, hold)
+            )
             if self.sink.first_sample_ns is not None:
                 turn.mark("playback_start", self.sink.first_sample_ns)
             if finished:
@@ -244,16 +248,22 @@ class Pipeline:
         return self.tts is not None and self.sink is not None
 
     async def open(self) -> None:
-        """Load the models (in parallel, off the loop), open the database on its own thread, start the stages."""
+        """Load the models in parallel off the loop, open the database on its own thread, start the stages."""
         self._memory_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory")
         loop = asyncio.get_running_loop()
-        builds = [loop.run_in_executor(self._memory_thread, self.memory.build), asyncio.to_thread(self.llm.build)]
+        builds = [
+            loop.run_in_executor(self._memory_thread, self.memory.build),
+            asyncio.to_thread(self.llm.build),
+        ]
         if self.tts is not None:
             builds.append(asyncio.to_thread(self.tts.build))
         await asyncio.gather(*builds)
         self.stages = [AnswerStage(self, self.llm)]
         if self.speaks:
-            self.stages += [SpeechStage(self.tts, self.config.tts.clause_pause_ms), PlaybackStage(self, self.sink)]
+            self.stages += [
+                SpeechStage(self.tts, self.config.tts.clause_pause_ms),
+                PlaybackStage(self, self.sink),
+            ]
         else:
             self.stages.append(TurnEndStage(self))
         for upstream, downstream in zip(self.stages, self.stages[1:], strict=False):

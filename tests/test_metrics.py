@@ -15,9 +15,18 @@ def _turn(turn_id: int, offsets_ms: dict[str, float]) -> Turn:
 
 
 VOICE_TURN = {
-    "speech_start": 0, "speech_end": 900, "endpoint": 1400, "asr_final": 1420, "turn_start": 1421,
-    "prompt_built": 1430, "llm_first_token": 1480, "first_clause": 1600, "tts_first_audio": 1700,
-    "playback_start": 1720, "llm_done": 2000, "turn_end": 4000,
+    "speech_start": 0,
+    "speech_end": 900,
+    "endpoint": 1400,
+    "asr_final": 1420,
+    "turn_start": 1421,
+    "prompt_built": 1430,
+    "llm_first_token": 1480,
+    "first_clause": 1600,
+    "tts_first_audio": 1700,
+    "playback_start": 1720,
+    "llm_done": 2000,
+    "turn_end": 4000,
 }
 
 
@@ -33,8 +42,17 @@ def test_record_schema_and_derived_durations(tmp_path):
     log.write(_turn(1, VOICE_TURN))
     record = json.loads((tmp_path / "sub" / "latency.jsonl").read_text())
     assert set(record) == {
-        "schema", "turn", "time", "interrupted", "marks_ns", "marks_ms", "durations_ms",
-        "prompt_tokens", "reused_tokens", "generated_tokens", "tokens_per_s",
+        "schema",
+        "turn",
+        "time",
+        "interrupted",
+        "marks_ns",
+        "marks_ms",
+        "durations_ms",
+        "prompt_tokens",
+        "reused_tokens",
+        "generated_tokens",
+        "tokens_per_s",
     }
     d = record["durations_ms"]
     assert d["voice_to_voice"] == 820 and d["llm_ttft"] == 50 and d["endpointing"] == 500
@@ -44,7 +62,11 @@ def test_record_schema_and_derived_durations(tmp_path):
 
 
 def test_typed_turn_has_no_voice_durations():
-    typed = {k: v for k, v in VOICE_TURN.items() if k not in ("speech_start", "speech_end", "endpoint", "asr_final")}
+    typed = {
+        k: v
+        for k, v in VOICE_TURN.items()
+        if k not in ("speech_start", "speech_end", "endpoint", "asr_final")
+    }
     d = metrics.durations_ms(_turn(1, typed).marks)
     assert "voice_to_voice" not in d and "text_to_voice" in d
 

@@ -53,13 +53,18 @@ def test_muted_chat_stores_turns_and_logs_latency(tmp_path):
     cfg = _config(tmp_path)
 
     async def body(pipe):
-        return [await pipe.ask("What is the capital of France?"), await pipe.ask("Name one famous museum there.")]
+        return [
+            await pipe.ask("What is the capital of France?"),
+            await pipe.ask("Name one famous museum there."),
+        ]
 
     turns = asyncio.run(_session(cfg, body, speak=False))
     assert all(t.answer_text.strip() for t in turns)
     stored = _stored(cfg)
     assert [t.role for t in stored] == ["user", "assistant", "user", "assistant"]
-    assert stored[0].text == "What is the capital of France?" and stored[1].text == turns[0].answer_text.strip()
+    assert (
+        stored[0].text == "What is the capital of France?" and stored[1].text == turns[0].answer_text.strip()
+    )
     records = _log(cfg)
     assert [r["turn"] for r in records] == [1, 2] and not any(r["interrupted"] for r in records)
     assert records[1]["reused_tokens"] > 0  # the KV cache carried over from turn 1

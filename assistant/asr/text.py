@@ -17,8 +17,15 @@ VOCAB: tuple[str, ...] = (BLANK, " ", "'", *"abcdefghijklmnopqrstuvwxyz")
 CHAR_TO_ID = {c: i for i, c in enumerate(VOCAB)}
 
 _SYMBOLS = {
-    "&": " and ", "%": " percent ", "+": " plus ", "=": " equals ", "@": " at ",
-    "°": " degrees ", "#": " number ", "€": " euros ", "£": " pounds ",
+    "&": " and ",
+    "%": " percent ",
+    "+": " plus ",
+    "=": " equals ",
+    "@": " at ",
+    "°": " degrees ",
+    "#": " number ",
+    "€": " euros ",
+    "£": " pounds ",
 }
 _TIME = re.compile(r"\b(\d{1,2}):(\d{2})\s*(am|pm|a\.m\.|p\.m\.)?", re.IGNORECASE)
 _MONEY = re.compile(r"\$(\d+(?:,\d{3})*)(?:\.(\d{2}))?")
@@ -60,7 +67,9 @@ def spell_numbers(text: str) -> str:
     text = _TIME.sub(_time, text)
     text = _MONEY.sub(_money, text)
     text = _ORDINAL.sub(lambda m: f" {num2words(int(m[1]), to='ordinal')} ", text)
-    text = _DECIMAL.sub(lambda m: f" {_words(int(m[1]))} point {' '.join(_words(int(d)) for d in m[2])} ", text)
+    text = _DECIMAL.sub(
+        lambda m: f" {_words(int(m[1]))} point {' '.join(_words(int(d)) for d in m[2])} ", text
+    )
     text = _YEAR.sub(_year, text)
     return _NUMBER.sub(lambda m: f" {_words(int(m[0].replace(',', '')))} ", text)
 

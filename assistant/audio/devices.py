@@ -296,7 +296,8 @@ class _EchoReference:
 
     def written(self, offset: int, block: int) -> None:
         if self.sink is not None:
-            start, stop = (offset * REFERENCE_RATE // self.rate, (offset + block) * REFERENCE_RATE // self.rate)
+            start = offset * REFERENCE_RATE // self.rate
+            stop = (offset + block) * REFERENCE_RATE // self.rate
             self.sink(self.audio[start:stop], time.perf_counter_ns())
 
     def stopped(self) -> None:
