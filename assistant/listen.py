@@ -13,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -47,8 +49,9 @@ class Listener:
             cfg.asr.checkpoint_path, cfg.asr.chunk_ms, cfg.asr.left_chunks, cfg.asr.threads
         )
         self._asr_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="asr")
-        self.echo = make_echo_canceller(cfg.bargein.echo_cancel if cfg.bargein.enabled else "off",
-                                        cfg.bargein.echo_delay_ms)
+        self.echo = make_echo_canceller(
+            cfg.bargein.echo_cancel if cfg.bargein.enabled else "off", cfg.bargein.echo_delay_ms
+        )
         self.bargein = BargeIn(cfg.bargein, pipe, self.endpointer, self.echo)
         self._marks: dict[str, int] = {}
         self.turns: list = []
@@ -67,10 +70,14 @@ class Listener:
     async def run(self) -> None:
         """Until a None block arrives: endpoint, transcribe, submit; watch for barge-in."""
         while (item := await self.blocks.get()) is not None:
-            self.bargein.before(*item)
-            for event in self.endpointer.accept(*item):
-                await self._on_event(event)
-            await self.bargein.after(item[1])
+            await self.accept(*item)
+
+    async def accept(self, samples: np.ndarray, t_ns: int) -> None:
+        """One block, its first sample captured at `t_ns`: barge-in, endpointing, recognition, turns."""
+        self.bargein.before(samples, t_ns)
+        for event in self.endpointer.accept(samples, t_ns):
+            await self._on_event(event)
+        await self.bargein.after(t_ns)
 
     async def _asr(self, fn, *args):
         return await asyncio.get_running_loop().run_in_executor(self._asr_thread, fn, *args)
@@ -93,7 +100,10 @@ class Listener:
 
     async def _final(self, event: SpeechEnd) -> None:
         self._marks.update(speech_end=event.t_ns_speech_end, endpoint=event.t_ns_endpoint)
-        text = await self._asr(self.recognizer.finalize)
+        # A file fed faster than real time runs ahead of the clock: its endpoint is when it was handled.
+        ahead = max(0, event.t_ns_endpoint - now_ns())
+        self._marks = {name: t_ns - ahead for name, t_ns in self._marks.items()}
+        text = (await self._asr(self.recognizer.finalize)).strip()  # a lone space is nothing heard
         self._marks["asr_final"] = now_ns()
         if not await self.bargein.utterance_ended(bool(text)):
             return  # talk over the answer too short to count: the answer went on
@@ -151,10 +161,8 @@ async def run_files(cfg: Config, input_path: Path, output_path: Path | None, fas
     pipe = pipeline_mod.create(cfg, speak=True, sink=sink, observer=console)
     listener = Listener(cfg, pipe, console)
     await asyncio.gather(pipe.open(), listener.build())
-    task = asyncio.create_task(listener.run())
     try:
         await _feed_file(listener, audio, fast)
-        await task
         await listener.drain()
     finally:
         listener.close()
@@ -162,36 +170,48 @@ async def run_files(cfg: Config, input_path: Path, output_path: Path | None, fas
     if output_path and sink is not None:
         seconds = sink.write(output_path)
         print(f"wrote {output_path} ({seconds:.2f} s of answers)")
+    if not listener.turns:
+        print(f"assistant: no question recognized in {input_path}", file=sys.stderr)
     return 0 if listener.turns else 1
 
 
 async def _feed_file(listener: Listener, audio: np.ndarray, fast: bool) -> None:
+    """Hand the file to the listener in 20 ms blocks stamped on the file's own clock (the endpointer
+    measures silence with it). Real time: at a microphone's pace, so the next question may talk over
+    an answer. Fast: as fast as they are handled, one turn at a time (the file's clock stops while
+    the answer plays, so the next question waits for it)."""
     block = int(SAMPLE_RATE * FEED_BLOCK_S)
-    start_ns = now_ns()
+    origin_ns = now_ns()
     for i in range(0, len(audio), block):
-        due_ns = start_ns + int(i / SAMPLE_RATE * 1e9)
-        if not fast:
-            await asyncio.sleep(max(0.0, (due_ns - now_ns()) / 1e9))
-        await listener.blocks.put((audio[i : i + block], now_ns() if fast else due_ns))
-        if fast:
-            await asyncio.sleep(0)
-    await listener.blocks.put(None)
+        t_ns = origin_ns + i * 1_000_000_000 // SAMPLE_RATE
+        if not fast:  # a microphone delivers a block once its last sample is in
+            await asyncio.sleep(max(0.0, (t_ns - now_ns()) / 1e9 + FEED_BLOCK_S))
+        turns = len(listener.turns)
+        await listener.accept(audio[i : i + block], t_ns)
+        if fast and len(listener.turns) > turns:
+            waited_ns = now_ns()
+            await listener.pipe.wait(listener.turns[-1], 120.0)
+            origin_ns += now_ns() - waited_ns
 
 
-async def run_live(cfg: Config) -> int:
-    """`assistant run`: the microphone in, the speaker out, until Ctrl-C. Completed turns are kept."""
+async def run_live(cfg: Config, on_ready: Callable[[Listener], None] | None = None) -> int:
+    """`assistant run`: the microphone in, the speaker out, until Ctrl-C (or the task is cancelled).
+    Completed turns are kept. `on_ready(listener)` is called once the microphone is open (tests and
+    benches watch the pipeline through it)."""
     from assistant.audio.devices import Capture, Player
 
     console = Console()
     player = Player(cfg.audio)
     pipe = pipeline_mod.create(cfg, speak=True, sink=player, observer=console)
     listener = Listener(cfg, pipe, console)
-    player.reference = listener.echo.reference  # what we play is what the canceller removes
+    player.reference = listener.bargein.reference  # what we play: the canceller and the echo gate
     await asyncio.gather(pipe.open(), listener.build())
     loop = asyncio.get_running_loop()
     capture = Capture(cfg.audio, lambda samples, t_ns: listener.feed_threadsafe(loop, samples, t_ns))
     capture.start()
     console.state("listening")
+    if on_ready is not None:
+        on_ready(listener)
     try:
         await listener.run()
     except asyncio.CancelledError:
@@ -202,4 +222,5 @@ async def run_live(cfg: Config) -> int:
             await pipe.interrupt()
         listener.close()
         await pipe.stop()
+        player.close()
     return 0

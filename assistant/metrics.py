@@ -154,6 +154,14 @@ def plot(records: list[dict], out: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(max(6, len(records) * 0.35), 4))
+    draw_breakdown(ax, records)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+
+
+def draw_breakdown(ax, records: list[dict]) -> None:
+    """The stacked bars of `plot` on a matplotlib Axes (for figures with more panels)."""
     x = np.arange(len(records))
     bottom = np.zeros(len(records))
     for name in _SEQUENTIAL:
@@ -166,6 +174,3 @@ def plot(records: list[dict], out: Path) -> None:
     ax.set_xticks(x, [str(r.get("turn", i)) for i, r in enumerate(records)], fontsize=7)
     ax.legend(fontsize=7)
     ax.set_title("Per-stage latency breakdown")
-    fig.tight_layout()
-    fig.savefig(out, dpi=120)
-    plt.close(fig)

@@ -177,11 +177,13 @@ class PlaybackStage(Stage):
         turn, hold = frame.turn, self.pipeline.hold
         while not turn.cancel.is_set():
             self.sink.first_sample_ns = None
-            finished = await self.call(
-                self.sink.play, frame.samples, frame.sample_rate, _Either(turn.cancel, hold)
-            )
-            if self.sink.first_sample_ns is not None:
-                turn.mark("playback_start", self.sink.first_sample_ns)
+            try:
+                finished = await self.call(
+                    self.sink.play, frame.samples, frame.sample_rate, _Either(turn.cancel, hold)
+                )
+            finally:  # also when a barge-in cancels this task mid-clause: the user heard it start
+                if self.sink.first_sample_ns is not None:
+                    turn.mark("playback_start", self.sink.first_sample_ns)
             if finished:
                 turn.played_clauses.append(frame.text)
                 return

@@ -166,6 +166,12 @@ class Endpointer:
         return self._state
 
     @property
+    def voiced_until_ns(self) -> int:
+        """End of the last voiced frame (smoothed, webrtcvad's hangover included) of the utterance in
+        progress, from MAYBE on; 0 in SILENCE. Barge-in measures how long talk over an answer lasts."""
+        return self._last_voiced_end
+
+    @property
     def noise_floor_db(self) -> float | None:
         """The running level of the unvoiced frames between utterances, dBFS; None before the first."""
         return self._floor_db

@@ -17,6 +17,7 @@ import argparse
 import json
 import math
 import random
+import signal
 import sys
 import time
 from dataclasses import asdict, fields
@@ -201,6 +202,11 @@ class Trainer:
         self.log_file = (self.out / "train.log").open("a")
         self.device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
         self.dev_rows = read_manifest(args.data / "dev")[: args.dev_utts]
+        self.stop_requested = False
+        signal.signal(signal.SIGTERM, self._request_stop)  # kill PID: save last.pt, then exit
+
+    def _request_stop(self, signum: int, _frame) -> None:
+        self.stop_requested = True
 
     def log(self, msg: str, **fields) -> None:
         line = json.dumps({"time": time.strftime("%H:%M:%S"), "msg": msg, **fields})
@@ -280,9 +286,12 @@ class Trainer:
                     t_window, utts_window, loss_window = time.monotonic(), 0, []
                 if s["step"] % args.eval_every == 0:
                     self.evaluate()
-                if time.monotonic() - last_save > args.save_minutes * 60:
+                if self.stop_requested or time.monotonic() - last_save > args.save_minutes * 60:
                     save_training_state(self.out / "last.pt", self.model, self.opt, s)
                     last_save = time.monotonic()
+                if self.stop_requested:
+                    self.log("stopped", step=s["step"], epoch=s["epoch"])
+                    return
             s["epoch"] += 1
             s["batch_in_epoch"] = 0
             self.evaluate()

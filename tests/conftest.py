@@ -83,6 +83,19 @@ class Recording:
             data = b"".join(c for t, c in self._chunks if t >= t_ns)
         return np.frombuffer(data[: len(data) // 4 * 4], np.float32).copy()
 
+    def timed(self, t_ns: int) -> tuple[np.ndarray, int]:
+        """`since(t_ns)` and the perf_counter_ns time its first sample was recorded. Each chunk's
+        arrival less the audio before its end bounds that time from above; the tightest bound is
+        taken, so the recorder's own latency (the same for every recording here) stays in."""
+        with self._lock:
+            chunks = [(t, c) for t, c in self._chunks if t >= t_ns]
+        if not chunks:
+            return np.zeros(0, np.float32), t_ns
+        ends = np.cumsum([len(c) for _, c in chunks]) / 4  # samples up to the end of each chunk
+        t0 = min(t - round(end * 1e9 / RECORD_RATE) for (t, _), end in zip(chunks, ends, strict=True))
+        data = b"".join(c for _, c in chunks)
+        return np.frombuffer(data[: len(data) // 4 * 4], np.float32).copy(), t0
+
     def clear(self) -> None:
         with self._lock:
             self._chunks.clear()
@@ -106,6 +119,12 @@ class Pulse:
         self.speaker: Recording | None = None  # always recording spk.monitor
         self._mic_keepalive: Recording | None = None
         self._loopback_module: int | None = None
+
+    @property
+    def mic(self) -> Recording | None:
+        """What the microphone hears (micsink.monitor: injected speech plus any loopback), recorded
+        for the whole session like `speaker`."""
+        return self._mic_keepalive
 
     @property
     def env(self) -> dict:

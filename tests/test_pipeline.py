@@ -93,12 +93,14 @@ def test_interrupt_stops_sound_and_stores_the_clipped_reply(tmp_path, pulse):
         await asyncio.sleep(0.8)
         cut = time.perf_counter_ns()
         await pipe.interrupt()
+        await asyncio.sleep(0.7)  # a quiet moment to check that the sound stopped
         return turn, cut, await pipe.ask("Thanks. What is two plus two?")
 
     turn, cut, after = asyncio.run(_session(cfg, body))
     silent_from = cut + 150_000_000  # one block plus the null sink's and recorder's buffering
-    tail = pulse.speaker.since(silent_from)[: 16_000 // 2]
-    assert turn.interrupted and np.sqrt(np.mean(tail**2)) < 0.003
+    silent_until = min(silent_from + 500_000_000, after.marks["turn_start"])  # before the next answer
+    tail = pulse.speaker.since(silent_from)[: (silent_until - silent_from) * 16_000 // 1_000_000_000]
+    assert turn.interrupted and len(tail) >= 4_000 and np.sqrt(np.mean(tail**2)) < 0.003
     stored = _stored(cfg)
     reply = stored[1]
     assert reply.role == "assistant" and reply.interrupted

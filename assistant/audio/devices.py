@@ -285,20 +285,32 @@ class Player:
 class _EchoReference:
     """Feeds what is played, at 16 kHz, to the echo canceller as each block is written.
 
-    The piece is resampled once (per-block resampling would put an edge at every block). The write
-    time is earlier than the time the block sounds, which the canceller tolerates: it searches ahead.
+    The piece is resampled once (per-block resampling would put an edge at every block). Blocks are
+    stamped by sample count from the first write (the echo canceller's contract), not by when each
+    write returns: the first writes fill the device buffer at once, so their return times bunch up,
+    and stamps that jump about read as gaps and overlaps in the reference. The stamp is therefore
+    earlier than the sound by about the output latency, a constant the canceller absorbs. A write
+    that returns after its stamp means the buffer ran dry (an underrun): the sound slipped, and so
+    does the stamp of that block and every later one.
     """
 
     def __init__(self, sink: Callable[[np.ndarray, int], None] | None, out: np.ndarray, rate: int):
         self.sink = sink
         self.rate = rate
         self.audio = _resample(out, rate, REFERENCE_RATE) if sink is not None else out
+        self.base_ns: int | None = None  # stamp of sample 0 of the piece (moved on by underruns)
 
     def written(self, offset: int, block: int) -> None:
-        if self.sink is not None:
-            start = offset * REFERENCE_RATE // self.rate
-            stop = (offset + block) * REFERENCE_RATE // self.rate
-            self.sink(self.audio[start:stop], time.perf_counter_ns())
+        if self.sink is None:
+            return
+        now = time.perf_counter_ns()
+        if self.base_ns is None:
+            self.base_ns = now
+        t_ns = self.base_ns + offset * 1_000_000_000 // self.rate
+        if now > t_ns:  # an underrun: the block sounds later than the samples before it promised
+            self.base_ns, t_ns = self.base_ns + now - t_ns, now
+        start, stop = (offset * REFERENCE_RATE // self.rate, (offset + block) * REFERENCE_RATE // self.rate)
+        self.sink(self.audio[start:stop], t_ns)
 
     def stopped(self) -> None:
         if self.sink is not None:

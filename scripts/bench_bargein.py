@@ -1,0 +1,424 @@
+"""Barge-in through virtual sound devices: how fast the assistant stops when talked over, and whether
+its own voice, heard back through the microphone, ever stops it.
+
+    python scripts/bench_bargein.py                          # --n 100 --m 10, webrtc then off
+    python scripts/bench_bargein.py --n 3 --m 3              # a quick look (about 6 minutes)
+    python scripts/bench_bargein.py --modes webrtc --n 20 --m 0
+
+The scene: a private PulseAudio server (`Pulse` from tests/conftest.py). The assistant plays to a null
+sink whose monitor is looped back into the microphone (module-loopback at `--echo-volume` while it
+answers alone, `--volume` during the barge-ins), as laptop speakers would be; the user is espeak-ng
+speech played into the microphone. The assistant runs in this process (`listen.run_live`) with the
+configured models and a storyteller system prompt, so every answer is long whatever the recognizer
+made of the question.
+
+Columns, per `[bargein] echo_cancel` mode:
+    stop p50 / p95   ms from the speech onset in the microphone to the speaker going silent, over the
+                     barge-ins that stopped it. Onset: where the injected WAV's first sound lies in the
+                     microphone recording (found by cross-correlation with the WAV, so the assistant's
+                     echo in the mic does not move it). Silent: the first moment after the onset from
+                     which the speaker recording stays below SILENT_DB for QUIET_S. Both come from
+                     parecord recordings of the two null sinks' monitors, on the same clock.
+    stopped          barge-ins after which the speaker went silent within STOP_WINDOW_S / attempted
+    interrupted      of those, turns that were interrupted (the latency log's `interrupted`)
+    self-int.        answers interrupted, or turns started, with nobody talking / M long answers
+    holds/min        playback holds per minute of those answers: each is a hiccup (the clause restarts)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import importlib.util
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from scipy.signal import fftconvolve
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+from assistant import listen  # noqa: E402
+from assistant.audio.files import read_audio, write_wav  # noqa: E402
+from assistant.config import (  # noqa: E402
+    AsrConfig,
+    BargeinConfig,
+    Config,
+    LlmConfig,
+    MemoryConfig,
+    MetricsConfig,
+)
+
+RATE = 16_000  # Hz of the recordings and of the speech kept for correlation
+NS = 1_000_000_000  # ns per s
+SILENT_DB = -60.0  # dBFS peak below which a 10 ms frame of the speaker counts as silent
+QUIET_S = 0.4  # s the speaker must stay silent: longer than a pause between clauses
+STOP_WINDOW_S = 2.0  # s after the onset within which the speaker must go silent to count as stopped
+STORYTELLER = (
+    "You are a storyteller. Whatever the user says, answer with a long story of many short sentences. "
+    "Never ask questions."
+)
+QUESTIONS = (
+    "What time is it in Paris right now?",
+    "Wait, tell me about the weather tomorrow.",
+    "Stop. What is the capital of Spain?",
+    "Hold on, can you say that again?",
+)
+LONG_REQUEST = "Please tell me a long story about a dragon and a knight."
+
+
+def load_pulse_class():
+    """`Pulse` from tests/conftest.py: the same private PulseAudio server the tests use."""
+    spec = importlib.util.spec_from_file_location("bargein_conftest", REPO / "tests" / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@dataclass
+class Speech:
+    """A WAV to play into the microphone: the file, its audio at 16 kHz, its first sound in seconds."""
+
+    path: Path
+    audio: np.ndarray
+    onset_s: float
+
+
+def _speech(path: Path) -> Speech:
+    audio = read_audio(path)  # float32 mono at 16 kHz
+    frames = audio[: len(audio) // 80 * 80].reshape(-1, 80)  # 5 ms
+    loud = np.flatnonzero(np.abs(frames).max(axis=1) > 10 ** (-40 / 20))
+    return Speech(path, audio, float(loud[0]) * 80 / RATE if len(loud) else 0.0)
+
+
+def make_speech(text: str, folder: Path) -> Speech:
+    """espeak-ng says `text` (the user's voice)."""
+    path = folder / f"say-{abs(hash(text))}.wav"
+    subprocess.run(["espeak-ng", "-w", str(path), text], check=True, capture_output=True, timeout=30)
+    return _speech(path)
+
+
+def make_cough(folder: Path, ms: int = 150, level_db: float = -14.0, seed: int = 0) -> Speech:
+    """A cough-like blip: `ms` of band-limited noise (300-3000 Hz) with a fast attack and a decay."""
+    rng = np.random.default_rng(seed)
+    n = RATE * ms // 1000
+    spectrum = np.fft.rfft(rng.standard_normal(4 * n))
+    freqs = np.fft.rfftfreq(4 * n, 1 / RATE)
+    spectrum[(freqs < 300) | (freqs > 3000)] = 0
+    noise = np.fft.irfft(spectrum)[:n]
+    envelope = np.minimum(1.0, np.arange(n) / (0.01 * RATE)) * np.exp(-np.arange(n) / (0.4 * n))
+    burst = noise * envelope
+    burst *= 10 ** (level_db / 20) / np.sqrt(np.mean(burst**2))
+    pad = np.zeros(RATE // 10, np.float32)
+    path = folder / f"cough-{ms}ms.wav"
+    write_wav(path, np.concatenate([pad, burst.astype(np.float32), pad]), RATE)
+    return _speech(path)
+
+
+def make_config(root: Path, mode: str, asr: Path, max_tokens: int = 150) -> Config:
+    """The assistant's defaults, with its files under `root`, a storyteller, and `mode` for echo_cancel."""
+    return Config(
+        memory=MemoryConfig(path=str(root / "memory.db")),
+        metrics=MetricsConfig(latency_log=str(root / "latency.jsonl")),
+        llm=LlmConfig(max_answer_tokens=max_tokens, temperature=0.0, system_prompt=STORYTELLER),
+        asr=AsrConfig(checkpoint=str(asr)),
+        bargein=BargeinConfig(echo_cancel=mode),
+    )
+
+
+def latency_log(cfg: Config) -> list[dict]:
+    path = cfg.metrics.latency_log_path
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+class CountingHold(threading.Event):
+    """The pipeline's hold event, counting the times it was set."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def set(self) -> None:
+        if not self.is_set():
+            self.count += 1
+        super().set()
+
+
+@dataclass
+class Live:
+    """`listen.run_live(cfg)` as a task of the running event loop; `listener` once the mic is open."""
+
+    cfg: Config
+    listener: listen.Listener | None = None
+    task: asyncio.Task | None = None
+    players: list = field(default_factory=list)  # paplay processes to reap
+
+    async def start(self, timeout: float = 180.0) -> Live:
+        ready = asyncio.Event()
+
+        def on_ready(listener: listen.Listener) -> None:
+            listener.pipe.hold = CountingHold()
+            self.listener = listener
+            ready.set()
+
+        self.task = asyncio.create_task(listen.run_live(self.cfg, on_ready=on_ready))
+        waiter = asyncio.create_task(ready.wait())
+        await asyncio.wait({self.task, waiter}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        if not ready.is_set():
+            waiter.cancel()
+            await self.stop()
+            raise RuntimeError("the assistant did not start listening")
+        return self
+
+    @property
+    def pipe(self):
+        return self.listener.pipe
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+        for proc in self.players:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(10)
+
+    def say(self, pulse, speech: Speech) -> int:
+        """Play `speech` into the microphone now; returns when paplay was started (perf_counter_ns)."""
+        t_ns = time.perf_counter_ns()
+        self.players.append(pulse.play_into_mic(speech.path, wait=False))
+        return t_ns
+
+    def playing(self):
+        """The turn whose answer is sounding now (None when idle or still thinking)."""
+        turn = self.pipe.current
+        busy = turn is not None and "turn_end" not in turn.marks and "playback_start" in turn.marks
+        return turn if busy else None
+
+
+async def wait_for(condition, timeout: float, step: float = 0.02) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(step)
+    return True
+
+
+async def answer_playing(live: Live, pulse, question: Speech, timeout: float = 60.0):
+    """The answer now sounding; if none, ask `question` and wait for its answer to start."""
+    if (turn := live.playing()) is not None:
+        return turn
+    if not live.pipe.busy:
+        live.say(pulse, question)
+    await wait_for(lambda: live.playing() is not None, timeout)
+    return live.playing()
+
+
+# --- measuring on the recordings --------------------------------------------------------------------
+
+
+def speech_onset_ns(pulse, speech: Speech, started_ns: int) -> int | None:
+    """When `speech`'s first sound reached the microphone: the WAV located in the mic recording by
+    normalized cross-correlation (robust to the assistant's echo mixed in), plus its onset offset."""
+    mic, t0 = pulse.mic.timed(started_ns - NS // 5)
+    template = speech.audio[: int(1.0 * RATE)]
+    if len(mic) < len(template):
+        return None
+    mic = mic[: int((2.0 + len(speech.audio) / RATE) * RATE)]
+    dot = fftconvolve(mic, template[::-1], mode="valid")
+    energy = np.convolve(mic**2, np.ones(len(template)), mode="valid")
+    score = dot / np.sqrt(np.maximum(energy, 1e-12) * np.sum(template**2))
+    k = int(np.argmax(score))
+    if score[k] < 0.3:
+        return None  # not found (the recorder lost audio)
+    return t0 + round((k / RATE + speech.onset_s) * NS)
+
+
+def silent_from_ns(pulse, after_ns: int, quiet_s: float = QUIET_S) -> int | None:
+    """The first time ≥ after_ns from which the speaker stays below SILENT_DB for quiet_s."""
+    spk, t0 = pulse.speaker.timed(after_ns - NS // 2)
+    frame = RATE // 100  # 10 ms
+    peaks = np.abs(spk[: len(spk) // frame * frame]).reshape(-1, frame).max(axis=1)
+    loud = peaks > 10 ** (SILENT_DB / 20)
+    need = round(quiet_s * 100)
+    first = max(0, -(-(after_ns - t0) * 100 // NS))  # first whole frame at or after after_ns
+    for i in range(first, len(loud) - need + 1):
+        if not loud[i : i + need].any():
+            return t0 + i * NS // 100
+    return None
+
+
+def stop_latency_ms(pulse, speech: Speech, started_ns: int) -> float | None:
+    """Speech onset in the mic → speaker silent, in ms; None if either was not found."""
+    onset = speech_onset_ns(pulse, speech, started_ns)
+    if onset is None:
+        return None
+    silent = silent_from_ns(pulse, onset)
+    if silent is None or silent - onset > STOP_WINDOW_S * NS:
+        return None
+    return (silent - onset) / 1e6
+
+
+# --- the two measurements ---------------------------------------------------------------------------
+
+
+@dataclass
+class BargeInResult:
+    started_ns: int
+    speech: Speech
+    turn: object
+    latency_ms: float | None = None
+
+
+async def barge_ins(live: Live, pulse, questions: list[Speech], n: int, seed: int = 0) -> list[BargeInResult]:
+    """Talk over `n` answers, 1.5-4 s into each; the interrupting question is the next turn."""
+    rng = random.Random(seed)
+    results: list[BargeInResult] = []
+    while len(results) < n:
+        turn = await answer_playing(live, pulse, questions[len(results) % len(questions)])
+        if turn is None:
+            continue
+        await asyncio.sleep(rng.uniform(1.5, 4.0))
+        if live.playing() is not turn:
+            continue  # the answer ended first; try again
+        speech = questions[(len(results) + 1) % len(questions)]
+        started = live.say(pulse, speech)
+        await wait_for(lambda turn=turn: "turn_end" in turn.marks, 4.0)
+        await asyncio.sleep(0.5)  # the speaker's recording catches up
+        results.append(BargeInResult(started, speech, turn, stop_latency_ms(pulse, speech, started)))
+    return results
+
+
+@dataclass
+class AnswersResult:
+    answers: int = 0
+    interrupted: int = 0
+    extra_turns: int = 0
+    seconds: float = 0.0
+    holds: int = 0
+
+
+async def long_answers(live: Live, pulse, question: Speech, m: int, timeout: float = 180.0) -> AnswersResult:
+    """Ask for `m` long answers one after the other and let each play out with nobody talking."""
+    result = AnswersResult()
+    for _ in range(m):
+        await wait_for(lambda: not live.pipe.busy, timeout)
+        before = live.pipe.current
+        live.say(pulse, question)
+        await wait_for(lambda before=before: live.pipe.current is not before, 30.0)
+        turn = live.pipe.current
+        if turn is before:
+            continue  # the question was not heard
+        holds, start = live.pipe.hold.count, time.monotonic()
+        await wait_for(lambda turn=turn: "turn_end" in turn.marks, timeout)
+        result.answers += 1
+        result.interrupted += turn.interrupted
+        result.seconds += time.monotonic() - start
+        result.holds += live.pipe.hold.count - holds
+        await asyncio.sleep(1.5)  # an echo mistaken for a question would start a turn by now
+        result.extra_turns += live.pipe.current is not turn
+    return result
+
+
+# --- the bench ---------------------------------------------------------------------------------------
+
+
+async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
+    cfg = make_config(folder / mode, mode, args.asr, args.max_tokens)
+    questions = [make_speech(q, folder) for q in QUESTIONS]
+    live = await Live(cfg).start()
+    try:
+        pulse.loopback(True, args.echo_volume)
+        answers = await long_answers(live, pulse, make_speech(LONG_REQUEST, folder), args.m)
+        pulse.loopback(True, args.volume)
+        results = await barge_ins(live, pulse, questions, args.n)
+    finally:
+        pulse.loopback(False)
+        await live.stop()
+    latencies = [r.latency_ms for r in results if r.latency_ms is not None]
+    return {
+        "mode": mode,
+        "n": len(results),
+        "stopped": len(latencies),
+        "interrupted": sum(bool(r.turn.interrupted) for r in results if r.latency_ms is not None),
+        "p50": float(np.percentile(latencies, 50)) if latencies else None,
+        "p95": float(np.percentile(latencies, 95)) if latencies else None,
+        "answers": answers,
+    }
+
+
+def table(rows: list[dict], args) -> str:
+    lines = [
+        f"Barge-in (loopback volume {args.volume} when talked over, {args.echo_volume} answering alone)",
+        "",
+        "| echo_cancel | stop p50 ms | stop p95 ms | stopped | interrupted | self-int. | answer min "
+        "| holds/min |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        a: AnswersResult = r["answers"]
+        minutes = a.seconds / 60
+        p50 = f"{r['p50']:.0f}" if r["p50"] is not None else "-"
+        p95 = f"{r['p95']:.0f}" if r["p95"] is not None else "-"
+        holds = f"{a.holds / minutes:.1f}" if minutes else "-"
+        lines.append(
+            f"| {r['mode']} | {p50} | {p95} | {r['stopped']}/{r['n']} | {r['interrupted']}/{r['stopped']} "
+            f"| {a.interrupted + a.extra_turns}/{a.answers} | {minutes:.1f} | {holds} |"
+        )
+    return "\n".join(lines)
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--n", type=int, default=100, help="barge-ins per mode (stop latency)")
+    p.add_argument("--m", type=int, default=10, help="long answers per mode (self-interruptions)")
+    p.add_argument("--modes", default="webrtc,off", help="echo_cancel modes, comma-separated")
+    p.add_argument("--volume", type=float, default=0.5, help="loopback gain while the user barges in")
+    p.add_argument("--echo-volume", type=float, default=1.0, help="loopback gain during the long answers")
+    p.add_argument("--max-tokens", type=int, default=150, help="[llm] max_answer_tokens")
+    p.add_argument("--asr", type=Path, default=AsrConfig().checkpoint_path, help="recognizer checkpoint")
+    return p.parse_args(argv)
+
+
+async def main_async(args) -> str:
+    conftest = load_pulse_class()
+    root = Path(tempfile.mkdtemp(prefix="bench-bargein-"))
+    pulse = conftest.Pulse(root / "pulse")
+    os.environ["PULSE_SERVER"] = pulse.server
+    try:
+        pulse.start()
+        conftest._refresh_portaudio()
+        rows = [await bench_mode(pulse, root, mode, args) for mode in args.modes.split(",")]
+    finally:
+        pulse.stop()
+        shutil.rmtree(root, ignore_errors=True)
+    return table(rows, args)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    if not args.asr.is_file():
+        print(f"no recognizer checkpoint at {args.asr}; fix: pass --asr PATH", file=sys.stderr)
+        return 2
+    for tool in ("pulseaudio", "pactl", "paplay", "parecord", "espeak-ng"):
+        if shutil.which(tool) is None:
+            fix = "apt-get install pulseaudio pulseaudio-utils espeak-ng"
+            print(f"{tool} not found; fix: {fix}", file=sys.stderr)
+            return 2
+    print(asyncio.run(main_async(args)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

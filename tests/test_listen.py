@@ -1,0 +1,375 @@
+"""Listening, end to end and in parts.
+
+Unit tests drive the `Listener` (real webrtcvad endpointing on espeak speech) with a small fake
+recognizer and a fake pipeline: partials while the user speaks, one final at the endpoint, and no
+turn for an empty transcript.
+
+End-to-end tests run `assistant run` as a subprocess on the `pulse` fixture's virtual devices,
+with the real recognizer, LLM, voice, SQLite file and latency log: questions synthesized by
+espeak-ng go into the virtual microphone, the answers are recorded from the virtual speaker, and
+Ctrl-C (SIGINT) must end the process cleanly without losing a turn. They use the shipped checkpoint
+(`models/asr/conformer_ctc.pt`) and skip while it does not exist; set `ASSISTANT_TEST_ASR_CHECKPOINT`
+to run them on another one (e.g. an interim export of a training run).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jiwer
+import numpy as np
+import pytest
+
+from assistant.asr.text import normalize
+from assistant.audio.files import read_audio
+from assistant.config import DEFAULT_ASR_CHECKPOINT, BargeinConfig, Config, MemoryConfig, VadConfig
+from assistant.listen import Listener
+from assistant.memory import Memory
+from assistant.metrics import MARKS
+
+REPO = Path(__file__).resolve().parents[1]
+RATE = 16_000  # Hz, what the listener consumes
+BLOCK = RATE // 50  # 20 ms blocks, like the capture callback
+NS_PER_SAMPLE = 1_000_000_000 // RATE
+# Per question. Loose while the recognizer is an early checkpoint; tighten when the final one lands.
+WER_TOLERANCE = 0.5
+SPEECH_RMS = 0.01  # an answer louder than this (-40 dBFS) was heard; the null sink is exactly 0 else
+QUESTIONS = ["What is the capital of France?", "How many days are in a week?", "What color is the sky?"]
+
+
+# --- unit: the Listener with a fake recognizer -------------------------------------------------------
+class FakeRecognizer:
+    """Says one more word of `text` per 0.25 s of audio; `finalize()` returns `final` (then resets)."""
+
+    def __init__(self, finals: list[str], text: str = "what time is it") -> None:
+        self.finals, self.words = list(finals), text.split()
+        self.received = 0  # samples of the current utterance
+
+    def build(self) -> FakeRecognizer:
+        return self
+
+    def reset(self) -> None:
+        self.received = 0
+
+    def accept(self, samples: np.ndarray) -> str:
+        self.received += len(samples)
+        return " ".join(self.words[: self.received // (RATE // 4)])
+
+    def finalize(self) -> str:
+        self.received = 0
+        return self.finals.pop(0)
+
+
+@dataclass
+class FakePipeline:
+    """Records what the listener submits, and which block it was handling when it did."""
+
+    listener: Listener | None = None
+    submitted: list[tuple[str, dict, int]] = field(default_factory=list)  # (text, marks, blocks left)
+    hold: threading.Event = field(default_factory=threading.Event)
+    busy: bool = False
+
+    async def submit(self, text: str, marks: dict) -> str:
+        self.submitted.append((text, dict(marks), self.listener.blocks.qsize()))
+        return text
+
+
+@dataclass
+class FakeConsole:
+    """The terminal, as a list of (event, text, samples the recognizer had heard by then)."""
+
+    recognizer: FakeRecognizer
+    events: list[tuple[str, str, int]] = field(default_factory=list)
+
+    def partial(self, text: str) -> None:
+        self.events.append(("partial", text, self.recognizer.received))
+
+    def final(self, text: str) -> None:
+        self.events.append(("final", text, self.recognizer.received))
+
+    def state(self, name: str) -> None:
+        self.events.append(("state", name, self.recognizer.received))
+
+
+def _listen(audio: np.ndarray, finals: list[str], t0_ns: int = 10**12):
+    """Feed 16 kHz audio in 20 ms blocks (block i stamped t0 + 20 ms * i) through a Listener."""
+    cfg = Config(vad=VadConfig(), bargein=BargeinConfig(enabled=False))
+    recognizer = FakeRecognizer(finals)
+    pipe, console = FakePipeline(), FakeConsole(recognizer)
+    listener = Listener(cfg, pipe, console)
+    listener.recognizer, pipe.listener = recognizer, listener
+    blocks = [audio[i : i + BLOCK] for i in range(0, len(audio), BLOCK)]
+
+    async def main():
+        await listener.build()
+        for i, block in enumerate(blocks):
+            listener.blocks.put_nowait((block, t0_ns + i * BLOCK * NS_PER_SAMPLE))
+        listener.blocks.put_nowait(None)
+        await listener.run()
+        listener.close()
+
+    asyncio.run(main())
+    return pipe, console, len(blocks)
+
+
+def _speech(espeak_wav, text: str) -> tuple[np.ndarray, int]:
+    """espeak speech at 16 kHz, and the sample after its last audible one."""
+    audio = read_audio(espeak_wav(text))
+    loud = np.flatnonzero(np.abs(audio) > 0.01)
+    return audio, int(loud[-1]) + 1
+
+
+def _silence(seconds: float) -> np.ndarray:
+    return np.zeros(int(RATE * seconds), np.float32)
+
+
+def test_partials_while_speaking_and_one_final_at_the_endpoint(espeak_wav):
+    speech, end = _speech(espeak_wav, "what time is it in Tokyo right now")
+    lead, t0 = len(_silence(0.5)), 10**12
+    pipe, console, n_blocks = _listen(
+        np.concatenate([_silence(0.5), speech, _silence(1.5)]), ["what time is it"]
+    )
+
+    [(text, marks, left)] = pipe.submitted
+    assert text == "what time is it"
+    assert [e for e in console.events if e[0] == "final"] == [("final", "what time is it", 0)]
+    partials = [e for e in console.events if e[0] == "partial"]
+    spoken = (marks["speech_end"] - marks["speech_start"]) // NS_PER_SAMPLE
+    assert partials and partials[0][2] < spoken / 2, "the first partial came only after the speech"
+    texts = [p[1] for p in partials]
+    assert all(b.startswith(a) for a, b in zip(texts, texts[1:], strict=False))  # each extends the last
+    # The marks follow the audio: speech ends where the speech in the file ends, the endpoint fires
+    # end_silence_ms later, and the turn is submitted while the listener handles that very block.
+    true_end_ns = t0 + (lead + end) * NS_PER_SAMPLE
+    assert abs(marks["speech_end"] - true_end_ns) < 120_000_000
+    assert abs(marks["endpoint"] - marks["speech_end"] - 500_000_000) <= 40_000_000
+    assert marks["speech_start"] < marks["speech_end"] < marks["endpoint"] and "asr_final" in marks
+    handled = n_blocks - left  # blocks taken from the queue (the None sentinel is still queued)
+    block_end_ns = t0 + handled * BLOCK * NS_PER_SAMPLE
+    assert abs(block_end_ns - marks["endpoint"]) <= BLOCK * NS_PER_SAMPLE
+
+
+def test_an_empty_transcript_starts_no_turn(espeak_wav):
+    cough, _ = _speech(espeak_wav, "hmm")
+    question, _ = _speech(espeak_wav, "what is the weather like today")
+    audio = np.concatenate([_silence(0.5), cough, _silence(1.2), question, _silence(1.2)])
+    pipe, console, _ = _listen(audio, [" ", "what is the weather"])  # blank, as an early checkpoint says
+
+    assert [t for t, _, _ in pipe.submitted] == ["what is the weather"]  # the second utterance only
+    finals = [e[1] for e in console.events if e[0] == "final"]
+    assert finals == ["what is the weather"]
+    first_final = next(i for i, e in enumerate(console.events) if e[0] == "final")
+    assert ("state", "listening", 0) in console.events[:first_final]  # back to listening after the blank
+
+
+# --- end to end: `assistant run` on the virtual devices ----------------------------------------------
+def _checkpoint() -> Path:
+    path = Path(os.environ.get("ASSISTANT_TEST_ASR_CHECKPOINT") or DEFAULT_ASR_CHECKPOINT)
+    if not path.is_file():
+        pytest.skip(f"no recognizer checkpoint at {path} (export one; see scripts/train_asr.py --export)")
+    return path
+
+
+def _write_config(folder: Path, max_answer_tokens: int = 32) -> Path:
+    """A config with its own memory and latency log; the recognizer from `_checkpoint()`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "config.toml"
+    path.write_text(
+        f'[asr]\ncheckpoint = "{_checkpoint()}"\n'
+        f'[memory]\npath = "{folder / "memory.db"}"\n'
+        f'[metrics]\nlatency_log = "{folder / "latency.jsonl"}"\n'
+        f"[llm]\ntemperature = 0.0\nmax_answer_tokens = {max_answer_tokens}\n"
+    )
+    return path
+
+
+class Assistant:
+    """`assistant --config CFG run` as a subprocess on the pulse fixture's devices."""
+
+    def __init__(self, pulse, folder: Path, max_answer_tokens: int = 32) -> None:
+        self.pulse, self.folder = pulse, folder
+        self.config = _write_config(folder, max_answer_tokens)
+        self.out, self.err = folder / "stdout.txt", folder / "stderr.txt"
+        cmd = [sys.executable, "-m", "assistant.cli", "--config", str(self.config), "run"]
+        with open(self.out, "w") as out, open(self.err, "w") as err:
+            self.proc = subprocess.Popen(
+                cmd, cwd=REPO, stdout=out, stderr=err, env={**pulse.env, "PYTHONUNBUFFERED": "1"}
+            )
+        self._wait(self._listening, 120, "start listening")
+
+    def _listening(self) -> bool:
+        """Its capture stream is open on the server (the outside view of "models loaded, mic on")."""
+        streams = json.loads(self.pulse.pactl("--format=json", "list", "source-outputs"))
+        return any(
+            s.get("properties", {}).get("application.process.id") == str(self.proc.pid) for s in streams
+        )
+
+    def _wait(self, ready, timeout: float, what: str) -> None:
+        deadline = time.monotonic() + timeout
+        while not ready():
+            if self.proc.poll() is not None:
+                pytest.fail(
+                    f"assistant exited ({self.proc.returncode}) before it could {what}: {self.stderr()}"
+                )
+            if time.monotonic() > deadline:
+                pytest.fail(f"assistant did not {what} within {timeout:.0f} s; stderr: {self.stderr()}")
+            time.sleep(0.05)
+
+    def stderr(self) -> str:
+        return self.err.read_text()[-2000:]
+
+    def records(self) -> list[dict]:
+        log = self.folder / "latency.jsonl"
+        return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+    def finals(self) -> int:
+        """Final transcripts the console has printed."""
+        return sum(line.startswith("you: ") for line in self.out.read_text().splitlines())
+
+    def ask(self, question: str, wav: Path) -> tuple[int, int]:
+        """Play a question into the mic; wait for it to be recognized and answered. Returns the
+        perf_counter_ns after it was played and when the answer's turn ended."""
+        finals, turns = self.finals(), len(self.records())
+        self.pulse.play_into_mic(wav)
+        played = time.perf_counter_ns()
+        self._wait(lambda: self.finals() > finals, 20, f"recognize {question!r} (an empty transcript?)")
+        self._wait(lambda: len(self.records()) > turns, 120, f"answer {question!r}")
+        return played, self.records()[-1]["marks_ns"]["turn_end"]
+
+    def interrupt(self, timeout: float = 30) -> int:
+        """Ctrl-C; the exit code."""
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            pytest.fail(f"assistant did not exit within {timeout} s of SIGINT; stderr: {self.stderr()}")
+
+    def stored(self) -> list:
+        return _stored(self.folder / "memory.db")
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+def _stored(path: Path) -> list:
+    """Every turn in a memory file, oldest first."""
+    memory = Memory(MemoryConfig(path=str(path))).build()
+    try:
+        return memory.recent(100)
+    finally:
+        memory.close()
+
+
+def _rms(audio: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(audio.astype(np.float64) ** 2))) if len(audio) else 0.0
+
+
+@dataclass
+class Session:
+    questions: list[str]
+    heard_rms: list[float]  # what the speaker played between each question and its turn's end
+    records: list[dict]
+    stored: list
+    exit_code: int
+    stderr: str
+
+
+@pytest.fixture(scope="module")
+def live_session(pulse, espeak_wav, tmp_path_factory) -> Session:
+    """Three spoken questions, with pauses, to `assistant run`; then Ctrl-C while it listens."""
+    app = Assistant(pulse, tmp_path_factory.mktemp("live"))
+    try:
+        heard = []
+        for question in QUESTIONS:
+            played, turn_end = app.ask(question, espeak_wav(question))
+            speaker = pulse.speaker.since(played)
+            heard.append(_rms(speaker[: int((turn_end - played) / 1e9 * RATE)]))
+            time.sleep(0.7)  # a pause between questions
+        code = app.interrupt()
+        return Session(QUESTIONS, heard, app.records(), app.stored(), code, app.stderr())
+    finally:
+        app.kill()
+
+
+@pytest.mark.slow
+def test_live_transcripts_are_stored(live_session):
+    users = [t.text for t in live_session.stored if t.role == "user"]
+    assert len(users) == len(live_session.questions), users
+    for question, heard in zip(live_session.questions, users, strict=True):
+        error = jiwer.wer(normalize(question), normalize(heard) or "<nothing>")
+        assert error <= WER_TOLERANCE, f"{question!r} was recognized as {heard!r} (WER {error:.2f})"
+
+
+@pytest.mark.slow
+def test_live_answers_are_heard(live_session):
+    assert all(rms > SPEECH_RMS for rms in live_session.heard_rms), live_session.heard_rms
+    answers = [t for t in live_session.stored if t.role == "assistant"]
+    assert len(answers) == len(live_session.questions) and all(a.text and not a.interrupted for a in answers)
+
+
+@pytest.mark.slow
+def test_live_turns_log_every_stage(live_session):
+    assert len(live_session.records) == len(live_session.questions)
+    for record in live_session.records:
+        assert set(MARKS) <= set(record["marks_ns"]), set(MARKS) - set(record["marks_ns"])
+        assert record["durations_ms"]["voice_to_voice"] > 0 and not record["interrupted"]
+        marks = [record["marks_ns"][m] for m in ("speech_start", "speech_end", "endpoint", "turn_start",
+                                                  "playback_start", "turn_end")]  # fmt: skip
+        assert marks == sorted(marks)
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_listening_exits_cleanly(live_session):
+    assert live_session.exit_code in (0, 130), live_session.stderr
+    assert "Traceback" not in live_session.stderr, live_session.stderr
+    roles = [t.role for t in live_session.stored]
+    assert roles == ["user", "assistant"] * len(live_session.questions)
+
+
+@pytest.mark.slow
+def test_ctrl_c_mid_answer_keeps_the_turn_clipped(pulse, espeak_wav, tmp_path):
+    app = Assistant(pulse, tmp_path, max_answer_tokens=96)
+    try:
+        pulse.play_into_mic(espeak_wav("Tell me a long story about a dragon."))
+        start = time.perf_counter_ns()
+        app._wait(lambda: _rms(pulse.speaker.since(start)) > SPEECH_RMS, 120, "start answering")
+        time.sleep(0.5)
+        code, stopped = app.interrupt(), time.perf_counter_ns()
+    finally:
+        app.kill()
+    assert code in (0, 130) and "Traceback" not in app.stderr(), app.stderr()
+    assert _rms(pulse.speaker.since(stopped + 100_000_000)) < 0.003  # the voice stopped with it
+    user, reply = app.stored()
+    assert user.role == "user" and user.text
+    assert reply.role == "assistant" and reply.interrupted  # stored, clipped to what was played
+    [record] = app.records()
+    assert record["interrupted"] and "turn_end" in record["marks_ns"]
+
+
+# --- end to end: `assistant run --input q.wav --output a.wav --fast` ---------------------------------
+@pytest.mark.slow
+def test_run_on_files(espeak_wav, tmp_path):
+    question = QUESTIONS[1]
+    config, answer = _write_config(tmp_path), tmp_path / "a.wav"
+    cmd = [sys.executable, "-m", "assistant.cli", "--config", str(config), "run",
+           "--input", str(espeak_wav(question)), "--output", str(answer), "--fast"]  # fmt: skip
+    done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert f"wrote {answer}" in done.stdout
+    audio = read_audio(answer)
+    assert len(audio) > RATE // 2 and _rms(audio) > SPEECH_RMS
+    user, reply = _stored(tmp_path / "memory.db")
+    assert jiwer.wer(normalize(question), normalize(user.text) or "<nothing>") <= WER_TOLERANCE, user.text
+    assert reply.role == "assistant" and reply.text and not reply.interrupted
