@@ -1,46 +1,52 @@
 """Barge-in: the user talks over the answer and the assistant stops; its own voice never does that.
 
-While a turn is being answered (thinking or speaking):
-1. the endpointer hears voice (it leaves SILENCE)     → hold playback at once: the player stops
-   within a block, so the sound stops well inside 150 ms of the onset;
-2. the voice lasts `[bargein] min_speech_ms` from its onset, and goes on AFTER_HOLD_MS after the hold
-   stopped playback                                   → interrupt the turn: LLM, TTS and playback are
+While a turn is being answered (thinking or speaking), per 20 ms block after the endpointer:
+1. voice may be starting (HOLD_FRAMES voiced frames in the endpointer's 100 ms smoothing window, the
+   newest among them; or the endpointer in MAYBE)   → hold playback: the player checks the hold
+   between its 20 ms blocks and aborts the stream, dropping what the device buffered;
+2. the voice lasts `[bargein] min_speech_ms` from its onset and goes on AFTER_HOLD_MS after the hold
+                                                     → interrupt the turn: LLM, TTS and playback are
    cancelled, memory keeps the reply clipped to the clauses played (marked interrupted), and the
    recognizer, which has had the utterance since its pre-roll, goes on with it as the next question;
-3. the voice stops sooner (a cough, "mm-hm": RELEASE_MS without voice) → release the hold: the cut
-   clause is played again from its start, so nothing of the answer is lost;
-4. barge-in fired but nothing was recognized           → a false interruption: the rest of the answer,
+3. the voice stops sooner (a cough, "mm-hm", an echo burst: no voiced frame left in the window, or
+   RELEASE_MS without voice once the endpointer confirmed an utterance)
+                                                     → release the hold: playback goes on from the
+   last pause before the cut (`pipeline.resume_point`), so nothing of the answer is lost;
+4. barge-in fired but nothing was recognized         → a false interruption: the rest of the answer,
    from the cut clause on, is spoken again (without asking the LLM again).
 
-Why the assistant cannot interrupt itself. Its voice reaches the microphone. The echo canceller
-(`audio/echo.py`, WebRTC AEC3) takes most of it out, but not all: in the PulseAudio loopback test
-its output still had 240-400 ms runs of residual echo that webrtcvad calls speech, and with
-`echo_cancel = "off"` (or a library that failed to load, or AEC3 still adapting in the first ~2 s)
-the echo is all there. Two things keep it out:
+Why the assistant does not interrupt itself. Its voice reaches the microphone. The echo canceller
+(`audio/echo.py`, WebRTC AEC3) takes most of it out, but not all: through the PulseAudio loopback of
+the tests its output still has bursts of residual echo (up to 400 ms, 10-20 dB below the echo) that
+webrtcvad calls speech, more after the player's underruns; with `echo_cancel = "off"` (or a library
+that failed to load) all of the echo is there, and AEC3 needs ~2 s to converge (`converged`). One
+mechanism covers all of these cases, so `converged` is not consulted:
 
-- The echo gate (`EchoEstimate`), always on while something is audible from the speaker, whatever
-  the canceller: the player hands every block it writes to `reference()`, stamped when written (the
-  output latency before it sounds). A frame of what the endpointer hears counts as voiced only
-  `[bargein] speaking_threshold_db` above the echo estimate
+- The echo gate (`EchoEstimate`), on whenever something is audible from the speaker: the player
+  hands every block it writes to `reference()` (echo canceller and gate), stamped by sample count
+  from the first write, about the output latency before it sounds. A frame of what the endpointer
+  hears counts as voiced only `[bargein] speaking_threshold_db` above the echo estimate
 
       estimate(t) = loudest reference block stamped in [t - ECHO_TAIL_MS - echo_delay_ms, t]
                     + coupling,
 
-  where `coupling` is the COUPLING_PERCENTILE of (heard dB - loudest reference dB) over the last
-  HISTORY_FRAMES frames in which only the assistant was audible (the endpointer in SILENCE, no hold).
-  It is learnt on the signal the endpointer gets, so it is the raw speaker-to-mic coupling with the
-  canceller off (0 dB for a loopback at volume 1.0) and the residual one once AEC3 has converged
-  (about -30 dB), and it follows AEC3 as it adapts; before anything is learnt it is 0 dB. A frame is
-  learnt only after LEARN_DELAY_MS without a hold, so the onset of the user's voice, which causes a
-  hold, is never learnt as echo (else the gate would rise against the user). Between answers nothing
-  is audible and the gate is off.
-- The hold is its own check: it stops playback, so the echo dies out within the echo tail. Voice
-  that goes on AFTER_HOLD_MS after the hold cannot be the assistant; residual echo that slipped
-  through the gate ends as a blip, and the hold is released.
+  where `coupling` (see `EchoEstimate`) is learnt on the very signal the endpointer gets: about 0 dB
+  for a loopback at volume 1.0 with the canceller off, about -30 dB once AEC3 has converged; it
+  follows AEC3 as it adapts, and starts at 0 dB. The user's voice is kept out of what is learnt.
+  After a hold that ended as a blip the gate is BLIP_PENALTY_DB higher for BLIP_PENALTY_MS, so an
+  echo burst that held playback once does not hold it again and again as playback resumes.
+- The hold is its own check: it stops playback, so the echo dies out within the echo tail. Voice that
+  goes on AFTER_HOLD_MS after the hold cannot be the assistant's; residual echo that slipped through
+  the gate ends as a blip, and the hold is released. ECHO_TAIL_MS and AFTER_HOLD_MS leave room for
+  echo that is still on its way when playback stops (the tests' module-loopback lets its latency grow
+  past 150 ms under load, and an echo arriving that late once interrupted an answer with AEC off).
 
-Timing: the onset is heard after three voiced 20 ms frames out of five (the endpointer's smoothing),
-one capture block and the event loop; the player checks the hold between 20 ms blocks and aborts its
-stream, dropping what the device buffered. `scripts/bench_bargein.py` measures onset → speaker silent.
+Timing (scripts/bench_bargein.py, onset in the mic → speaker silent): the first voiced frames come
+through AEC3 40-80 ms after the onset of speech over the echo (its suppressor holds a double-talk
+onset back), the hold follows two voiced frames later, the block reaches the listener ~40 ms after
+its first sample (capture block and resampler), and the player stops within a block: about
+100-130 ms. Holding on two voiced frames instead of the endpointer's onset (three) saves 20 ms for a
+few more false holds, which cost a pause of about a tenth of a second.
 """
 
 from __future__ import annotations
@@ -55,19 +61,32 @@ from assistant.config import BargeinConfig
 from assistant.vad import Endpointer, State, level_db
 
 MS = 1_000_000  # ns per ms
-ECHO_TAIL_MS = 150  # ms a reference block (stamped when written) is heard: output latency, echo, reverb
+ECHO_TAIL_MS = 250  # ms a reference block (stamped when written) is heard: output latency, echo, reverb
 AUDIBLE_DB = -60.0  # dBFS: a quieter reference cannot be heard over a room; the gate is off
-HISTORY_FRAMES = 150  # frames (~3 s at 20 ms) of assistant-only audio behind the coupling estimate
-MIN_HISTORY = 25  # frames learnt before the estimate replaces INITIAL_COUPLING_DB
 INITIAL_COUPLING_DB = 0.0  # dB: until learnt, the echo is taken to be as loud as what is played
+HISTORY_FRAMES = 150  # learnt frames behind the coupling estimate (~3 s of the assistant alone)
 COUPLING_PERCENTILE = 99  # of the learnt frames: the loud tail of the echo is what the gate must stop
-LEARN_DELAY_MS = 300  # ms a frame waits before it is learnt; a hold in between discards it
-RELEASE_MS = 100  # ms without voice that end a hold that did not interrupt (a blip)
-AFTER_HOLD_MS = 250  # ms voice must go on after the hold stopped playback: the echo is gone by then
+MIN_HISTORY = 25  # frames learnt before the estimate replaces INITIAL_COUPLING_DB
+LEARN_DELAY_MS = 300  # ms a frame waits before it is learnt; a hold in between drops it
+LEARN_PAUSE_MS = 2000  # ms after a hold starts or ends in which nothing is learnt: the user may be talking
+HOLD_FRAMES = 2  # voiced frames in the endpointer's smoothing window (the newest one voiced) that hold
+RELEASE_MS = 300  # ms without voice in a confirmed utterance that end a hold that did not interrupt
+BLIP_PENALTY_DB = 10.0  # dB the gate rises by after a hold that ended as a blip ...
+BLIP_PENALTY_MS = 1000  # ... for this long: one echo burst that held playback does not hold it again
+AFTER_HOLD_MS = 400  # ms voice must go on after the hold stopped playback: the echo is gone by then
 
 
 class EchoEstimate:
     """How loud the assistant's own voice can be in what the endpointer hears, from what is played.
+
+        level(t)  = loudest reference block stamped in [t - tail, t] + coupling
+        coupling  = COUPLING_PERCENTILE of (heard dB - loudest reference dB) over the last
+                    HISTORY_FRAMES learnt frames
+
+    A frame is learnt when only the assistant was audible: the endpointer in SILENCE, no hold, the
+    frame below the gate (louder ones may be the user, whom the gate must not rise against), no hold
+    in the last LEARN_PAUSE_MS (the user may go on talking below the gate after one), and still so
+    LEARN_DELAY_MS later (a hold in between drops it: it may be the onset of the user's voice).
 
     `reference` runs on the playback thread, everything else on the listener's event loop.
     Example: blocks at -20 dBFS stamped up to t, coupling -30 dB → `level(t)` = -50 dBFS; a frame must
@@ -79,8 +98,8 @@ class EchoEstimate:
         self._lock = threading.Lock()
         self._blocks: deque[tuple[int, float]] = deque()  # (stamp ns, dBFS) of reference blocks
         self._pending: deque[tuple[int, float]] = deque()  # (mic ns, heard - played dB) not learnt yet
-        self._history: deque[float] = deque(maxlen=HISTORY_FRAMES)
-        self.coupling = INITIAL_COUPLING_DB
+        self._history: deque[float] = deque(maxlen=HISTORY_FRAMES)  # learnt heard - played dB
+        self.coupling = INITIAL_COUPLING_DB  # dB from the loudest audible reference to the loudest echo
 
     def reference(self, samples: np.ndarray, t_ns: int) -> None:
         """A block about to play (stamped ≤ when it sounds); empty: playback stopped at t_ns."""
@@ -100,18 +119,19 @@ class EchoEstimate:
         return loudest if loudest is not None and loudest > AUDIBLE_DB else None
 
     def learn(self, heard_db: float, played_db: float, t_ns: int) -> None:
-        """A frame where only the assistant was audible; learnt once LEARN_DELAY_MS passed without a hold."""
+        """A frame where only the assistant seemed audible; learnt LEARN_DELAY_MS later if no hold came."""
         self._pending.append((t_ns, heard_db - played_db))
-        changed = False
         while self._pending and self._pending[0][0] <= t_ns - LEARN_DELAY_MS * MS:
-            self._history.append(self._pending.popleft()[1])
-            changed = True
-        if changed and len(self._history) >= MIN_HISTORY:
-            self.coupling = float(np.percentile(self._history, COUPLING_PERCENTILE))
+            self._add(self._pending.popleft()[1])
 
     def discard(self) -> None:
         """A hold: the frames waiting to be learnt may be the user's voice."""
         self._pending.clear()
+
+    def _add(self, db: float) -> None:
+        self._history.append(db)
+        if len(self._history) >= MIN_HISTORY:
+            self.coupling = float(np.percentile(self._history, COUPLING_PERCENTILE))
 
 
 class BargeIn:
@@ -126,6 +146,8 @@ class BargeIn:
         self.onset_ns: int | None = None  # speech that started while the assistant was answering
         self.hold_ns: int | None = None  # mic time of the block that last held playback
         self.interrupted = None  # the turn this utterance interrupted once confirmed (False: none was left)
+        self.penalty_until_ns = 0  # mic time until which the gate is raised after a blip
+        self.learn_after_ns = 0  # mic time from which the echo estimate may learn again after a hold
 
     def reference(self, samples: np.ndarray, t_ns: int) -> None:
         """The player's far end (playback thread): to the echo canceller and to the echo estimate."""
@@ -138,10 +160,18 @@ class BargeIn:
         if played is None:
             self.endpointer.set_gate(None)
             return
-        if self.endpointer.state is State.SILENCE and not self.pipe.hold.is_set():
-            self.estimate.learn(level_db(samples), played, t_ns)
-        self.endpointer.set_gate(self.cfg.speaking_threshold_db)
-        self.endpointer.set_reference_level(played + self.estimate.coupling)
+        echo_db = played + self.estimate.coupling
+        margin = self.cfg.speaking_threshold_db + (BLIP_PENALTY_DB if t_ns < self.penalty_until_ns else 0.0)
+        heard = level_db(samples)
+        if (
+            self.endpointer.state is State.SILENCE
+            and not self.pipe.hold.is_set()
+            and t_ns >= self.learn_after_ns
+            and heard < echo_db + margin
+        ):
+            self.estimate.learn(heard, played, t_ns)
+        self.endpointer.set_gate(margin)
+        self.endpointer.set_reference_level(echo_db)
 
     def speech_started(self, onset_ns: int) -> None:
         if self.cfg.enabled and (self.pipe.busy or self.pipe.hold.is_set()):
@@ -152,19 +182,32 @@ class BargeIn:
         if not self.cfg.enabled:
             return
         hold = self.pipe.hold
-        if self._voice(t_ns) and self.pipe.busy and not hold.is_set():
+        voice = self._voice(t_ns, hold.is_set())
+        if voice and self.pipe.busy and not hold.is_set():
             hold.set()
             self.hold_ns = t_ns
             self.estimate.discard()
-        elif not self._voice(t_ns) and hold.is_set():
-            hold.clear()  # a blip: the clause plays again
+            self.learn_after_ns = t_ns + LEARN_PAUSE_MS * MS
+        elif not voice and hold.is_set():
+            hold.clear()  # a blip: playback goes on
+            self.penalty_until_ns = t_ns + BLIP_PENALTY_MS * MS
+            self.learn_after_ns = t_ns + LEARN_PAUSE_MS * MS
         if self._confirmed():
             self.interrupted = await self.pipe.interrupt() or False
 
-    def _voice(self, t_ns: int) -> bool:
-        """The endpointer is in an utterance and heard voice in the last RELEASE_MS."""
+    def _voice(self, t_ns: int, held: bool) -> bool:
+        """Voice may be starting (HOLD_FRAMES voiced in the smoothing window, the newest among them;
+        once held, any voiced frame there; or the endpointer in MAYBE), or a confirmed utterance had
+        voice in the last RELEASE_MS."""
         ep = self.endpointer
-        return ep.state is not State.SILENCE and t_ns - ep.voiced_until_ns < RELEASE_MS * MS
+        if ep.state is State.SPEECH:
+            return t_ns - ep.voiced_until_ns < RELEASE_MS * MS
+        if ep.state is State.MAYBE:
+            return True
+        voicing = ep.recent_voicing
+        if held:
+            return any(voicing)
+        return bool(voicing) and voicing[-1] and sum(voicing) >= HOLD_FRAMES
 
     def _confirmed(self) -> bool:
         """Speech over the answer that lasted min_speech_ms and outlived the hold's echo."""

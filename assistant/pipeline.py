@@ -172,14 +172,17 @@ class PlaybackStage(Stage):
             await self.push(frame)
 
     async def _play(self, frame: ClauseAudio) -> None:
-        """Play one clause; while the listener holds playback (maybe a barge-in), wait, then play the
-        cut clause again from its start (a cough or "mm-hm" does not cut the reply)."""
+        """Play one clause; while the listener holds playback (maybe a barge-in), wait, then go on from
+        the last pause before the cut (a cough or "mm-hm" does not cut the reply, and a hold on the
+        assistant's own echo costs a short gap, not the clause again). A sink that cannot say how
+        much it played (`last.played`) starts the clause again."""
         turn, hold = frame.turn, self.pipeline.hold
+        start = 0
         while not turn.cancel.is_set():
             self.sink.first_sample_ns = None
             try:
                 finished = await self.call(
-                    self.sink.play, frame.samples, frame.sample_rate, _Either(turn.cancel, hold)
+                    self.sink.play, frame.samples[start:], frame.sample_rate, _Either(turn.cancel, hold)
                 )
             finally:  # also when a barge-in cancels this task mid-clause: the user heard it start
                 if self.sink.first_sample_ns is not None:
@@ -187,8 +190,26 @@ class PlaybackStage(Stage):
             if finished:
                 turn.played_clauses.append(frame.text)
                 return
+            played = getattr(getattr(self.sink, "last", None), "played", None)
+            start = 0 if played is None else resume_point(frame.samples, start + played, frame.sample_rate)
             while hold.is_set() and not turn.cancel.is_set():
                 await asyncio.sleep(0.01)
+
+
+REWIND_S = 0.15  # s before a cut searched for a pause to go on from
+
+
+def resume_point(samples: np.ndarray, cut: int, rate: int, back_s: float = REWIND_S) -> int:
+    """Where a clause cut at sample `cut` goes on: the start of the quietest 10 ms in the `back_s`
+    before the cut (a gap between words, so the word that was cut is heard again whole).
+    resume_point(np.r_[np.ones(300), np.zeros(100), np.ones(600)], 420, 1000) → 300."""
+    frame = max(1, rate // 100)
+    lo = max(0, cut - int(back_s * rate))
+    n = (cut - lo) // frame
+    if n == 0:
+        return lo
+    energy = np.square(samples[lo : lo + n * frame].astype(np.float64)).reshape(n, frame).mean(axis=1)
+    return lo + int(np.argmin(energy)) * frame
 
 
 class _Either:

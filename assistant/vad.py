@@ -172,6 +172,12 @@ class Endpointer:
         return self._last_voiced_end
 
     @property
+    def recent_voicing(self) -> tuple[bool, ...]:
+        """webrtcvad's decisions (after the energy gate) on the frames of the smoothing window, oldest
+        first: barge-in holds playback on fewer voiced frames than an onset needs."""
+        return tuple(self._window)
+
+    @property
     def noise_floor_db(self) -> float | None:
         """The running level of the unvoiced frames between utterances, dBFS; None before the first."""
         return self._floor_db

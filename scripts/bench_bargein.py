@@ -2,15 +2,16 @@
 its own voice, heard back through the microphone, ever stops it.
 
     python scripts/bench_bargein.py                          # --n 100 --m 10, webrtc then off
-    python scripts/bench_bargein.py --n 3 --m 3              # a quick look (about 6 minutes)
+    python scripts/bench_bargein.py --n 3 --m 3              # a quick look (about 10 minutes)
     python scripts/bench_bargein.py --modes webrtc --n 20 --m 0
 
 The scene: a private PulseAudio server (`Pulse` from tests/conftest.py). The assistant plays to a null
-sink whose monitor is looped back into the microphone (module-loopback at `--echo-volume` while it
-answers alone, `--volume` during the barge-ins), as laptop speakers would be; the user is espeak-ng
-speech played into the microphone. The assistant runs in this process (`listen.run_live`) with the
-configured models and a storyteller system prompt, so every answer is long whatever the recognizer
-made of the question.
+sink whose monitor is looped back into the microphone (module-loopback), as laptop speakers would
+be; the user is espeak-ng speech played into the microphone. The assistant runs in this process
+(`listen.run_live`) with the configured models and a storyteller system prompt, so every answer is
+long whatever the recognizer made of the question. Per mode: the loopback at `--volume`, a first
+answer plays WARMUP_S, then N barge-ins, each 1.5-4 s into an answer (the interrupting question is
+the next turn); then the loopback at `--echo-volume` and M long answers with nobody talking.
 
 Columns, per `[bargein] echo_cancel` mode:
     stop p50 / p95   ms from the speech onset in the microphone to the speaker going silent, over the
@@ -22,7 +23,9 @@ Columns, per `[bargein] echo_cancel` mode:
     stopped          barge-ins after which the speaker went silent within STOP_WINDOW_S / attempted
     interrupted      of those, turns that were interrupted (the latency log's `interrupted`)
     self-int.        answers interrupted, or turns started, with nobody talking / M long answers
-    holds/min        playback holds per minute of those answers: each is a hiccup (the clause restarts)
+    answer min       minutes of those answers
+    holds/min        playback holds per minute of those answers (false holds on the assistant's own
+                     echo: each is a pause of about a tenth of a second)
 """
 
 from __future__ import annotations
@@ -63,6 +66,8 @@ RATE = 16_000  # Hz of the recordings and of the speech kept for correlation
 NS = 1_000_000_000  # ns per s
 SILENT_DB = -60.0  # dBFS peak below which a 10 ms frame of the speaker counts as silent
 QUIET_S = 0.4  # s the speaker must stay silent: longer than a pause between clauses
+WARMUP_S = 6.0  # s an answer plays after the loopback is loaded, before the first barge-in
+SEARCH_S = 1.0  # s after paplay starts within which its sound reaches the microphone
 STOP_WINDOW_S = 2.0  # s after the onset within which the speaker must go silent to count as stopped
 STORYTELLER = (
     "You are a storyteller. Whatever the user says, answer with a long story of many short sentences. "
@@ -126,9 +131,10 @@ def make_cough(folder: Path, ms: int = 150, level_db: float = -14.0, seed: int =
 
 
 def make_config(root: Path, mode: str, asr: Path, max_tokens: int = 150) -> Config:
-    """The assistant's defaults, with its files under `root`, a storyteller, and `mode` for echo_cancel."""
+    """The assistant's defaults, with its files under `root`, a storyteller, and `mode` for echo_cancel.
+    No past turns reach the prompt: the small LLM would copy an interrupted reply ("…") and stop."""
     return Config(
-        memory=MemoryConfig(path=str(root / "memory.db")),
+        memory=MemoryConfig(path=str(root / "memory.db"), window_turns=1),
         metrics=MetricsConfig(latency_log=str(root / "latency.jsonl")),
         llm=LlmConfig(max_answer_tokens=max_tokens, temperature=0.0, system_prompt=STORYTELLER),
         asr=AsrConfig(checkpoint=str(asr)),
@@ -230,18 +236,20 @@ async def answer_playing(live: Live, pulse, question: Speech, timeout: float = 6
 
 def speech_onset_ns(pulse, speech: Speech, started_ns: int) -> int | None:
     """When `speech`'s first sound reached the microphone: the WAV located in the mic recording by
-    normalized cross-correlation (robust to the assistant's echo mixed in), plus its onset offset."""
-    mic, t0 = pulse.mic.timed(started_ns - NS // 5)
-    template = speech.audio[: int(1.0 * RATE)]
+    normalized cross-correlation (robust to the assistant's echo mixed in) within SEARCH_S of
+    paplay's start, at the earliest peak close to the best (espeak repeats itself), plus its onset."""
+    mic, t0 = pulse.mic.timed(started_ns - NS // 10)
+    template = speech.audio[: RATE // 2]
+    mic = mic[: int(SEARCH_S * RATE) + len(template)]
     if len(mic) < len(template):
         return None
-    mic = mic[: int((2.0 + len(speech.audio) / RATE) * RATE)]
     dot = fftconvolve(mic, template[::-1], mode="valid")
     energy = np.convolve(mic**2, np.ones(len(template)), mode="valid")
     score = dot / np.sqrt(np.maximum(energy, 1e-12) * np.sum(template**2))
-    k = int(np.argmax(score))
-    if score[k] < 0.3:
+    if score.max() < 0.3:
         return None  # not found (the recorder lost audio)
+    k = int(np.flatnonzero(score >= 0.9 * score.max())[0])
+    k += int(np.argmax(score[k : k + RATE // 100]))  # the top of that peak
     return t0 + round((k / RATE + speech.onset_s) * NS)
 
 
@@ -281,22 +289,27 @@ class BargeInResult:
     latency_ms: float | None = None
 
 
-async def barge_ins(live: Live, pulse, questions: list[Speech], n: int, seed: int = 0) -> list[BargeInResult]:
-    """Talk over `n` answers, 1.5-4 s into each; the interrupting question is the next turn."""
+async def barge_ins(
+    live: Live, pulse, questions: list[Speech], n: int, delay=(1.5, 4.0), seed: int = 0
+) -> list[BargeInResult]:
+    """Talk over `n` answers, `delay` s (uniform) after each starts to sound; each interrupting
+    question is the next turn. Latencies are measured at the end, once the recordings caught up."""
     rng = random.Random(seed)
     results: list[BargeInResult] = []
     while len(results) < n:
         turn = await answer_playing(live, pulse, questions[len(results) % len(questions)])
         if turn is None:
             continue
-        await asyncio.sleep(rng.uniform(1.5, 4.0))
+        await asyncio.sleep(rng.uniform(*delay))
         if live.playing() is not turn:
             continue  # the answer ended first; try again
         speech = questions[(len(results) + 1) % len(questions)]
         started = live.say(pulse, speech)
         await wait_for(lambda turn=turn: "turn_end" in turn.marks, 4.0)
-        await asyncio.sleep(0.5)  # the speaker's recording catches up
-        results.append(BargeInResult(started, speech, turn, stop_latency_ms(pulse, speech, started)))
+        results.append(BargeInResult(started, speech, turn))
+    await asyncio.sleep(QUIET_S + 0.5)  # the recordings catch up
+    for r in results:
+        r.latency_ms = stop_latency_ms(pulse, r.speech, r.started_ns)
     return results
 
 
@@ -339,10 +352,15 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
     questions = [make_speech(q, folder) for q in QUESTIONS]
     live = await Live(cfg).start()
     try:
+        pulse.loopback(True, args.volume)
+        # A first answer plays a while: the loopback settles its latency (module-loopback adapts it
+        # over several seconds, an artifact of the rig) and AEC3 converges; then the barge-ins.
+        await answer_playing(live, pulse, questions[0])
+        await asyncio.sleep(WARMUP_S)
+        results = await barge_ins(live, pulse, questions, args.n)
+        await wait_for(lambda: not live.pipe.busy, 180.0)
         pulse.loopback(True, args.echo_volume)
         answers = await long_answers(live, pulse, make_speech(LONG_REQUEST, folder), args.m)
-        pulse.loopback(True, args.volume)
-        results = await barge_ins(live, pulse, questions, args.n)
     finally:
         pulse.loopback(False)
         await live.stop()

@@ -87,7 +87,7 @@ def _clock(r: random.Random) -> str:
 
 def _math(r: random.Random) -> str:
     a, b = r.randint(0, 999), r.randint(1, 99)
-    op = r.choice(["plus", "minus", "times", "divided by", "+", "-"])
+    op = r.choice(["plus", "minus", "times", "divided by", "+"])
     u = r.choice(UNITS)
     return r.choice([f"What is {a} {op} {b}?", f"What's {a} {op} {b}?", f"Calculate {r.randint(1, 99)}% of {a}.",
                      f"What is the square root of {a}?", f"Convert {b} {u[0]} to {u[1]}.",

@@ -261,6 +261,9 @@ class Trainer:
         gen = torch.Generator().manual_seed(args.seed + s["step"])
         while s["epoch"] < args.epochs:
             rows = read_manifest(args.data / "train")
+            curriculum = s["step"] < args.curriculum_steps
+            if curriculum:  # SortaGrad-like start: short utterances only, until CTC finds the acoustics
+                rows = [r for r in rows if r["duration"] <= args.curriculum_seconds]
             if s["batch_in_epoch"] and len(rows) != s["epoch_rows"]:
                 s["batch_in_epoch"] = 0  # the manifest grew: this epoch's order no longer exists
             s["epoch_rows"] = len(rows)
@@ -268,22 +271,26 @@ class Trainer:
             s["train_utterances"] = len(rows)
             batches = duration_batches(rows, args.batch_seconds, args.seed + s["epoch"])
             self.log("epoch", epoch=s["epoch"], utterances=len(rows), hours=round(s["train_hours"], 2),
-                     batches=len(batches), skip=s["batch_in_epoch"])
+                     batches=len(batches), skip=s["batch_in_epoch"], curriculum=curriculum)
             todo = batches[s["batch_in_epoch"]:]
             bar = tqdm(self.loader(rows, todo), total=len(todo), desc=f"epoch {s['epoch']}", file=sys.stderr,
                        mininterval=30, unit="batch")
-            t_window, utts_window, loss_window = time.monotonic(), 0, []
+            t_window, utts_window, loss_window, chars_window, nats_window = time.monotonic(), 0, [], 0, 0.0
             for batch in bar:
                 loss = self.step(batch, chunk_rng, gen)
                 loss_window.append(loss)
                 utts_window += len(batch["feat_lens"])
+                chars_window += int(batch["label_lens"].sum())
+                nats_window += loss * len(batch["feat_lens"])
                 s["batch_in_epoch"] += 1
                 if s["step"] % args.log_every == 0:
                     dt = time.monotonic() - t_window
+                    per_char = nats_window / max(1, chars_window)
                     self.log("train", step=s["step"], epoch=s["epoch"], loss=round(float(np.mean(loss_window)), 4),
+                             loss_per_char=round(per_char, 4),
                              lr=round(self.opt.param_groups[0]["lr"], 6), utt_per_s=round(utts_window / dt, 2))
                     bar.set_postfix(loss=f"{np.mean(loss_window):.3f}")
-                    t_window, utts_window, loss_window = time.monotonic(), 0, []
+                    t_window, utts_window, loss_window, chars_window, nats_window = time.monotonic(), 0, [], 0, 0.0
                 if s["step"] % args.eval_every == 0:
                     self.evaluate()
                 if self.stop_requested or time.monotonic() - last_save > args.save_minutes * 60:
@@ -303,8 +310,12 @@ class Trainer:
         t0 = time.monotonic()
         self.model.train()
         batch = {k: v.to(self.device) for k, v in batch.items()}
-        spec_augment(batch["feats"], batch["feat_lens"], self.model.cmvn_mean, gen)
-        chunk, left = random_chunking(chunk_rng)
+        # Curriculum: until --curriculum-steps, full context and no SpecAugment, so CTC leaves its
+        # all-blank plateau sooner; dynamic chunks and masking come after.
+        warm = s["step"] < args.curriculum_steps
+        if not warm:
+            spec_augment(batch["feats"], batch["feat_lens"], self.model.cmvn_mean, gen)
+        chunk, left = (None, -1) if warm else random_chunking(chunk_rng)
         lr = learning_rate(s["step"], args.lr, args.warmup, args.schedule, args.max_steps)
         for group in self.opt.param_groups:
             group["lr"] = lr
@@ -315,7 +326,7 @@ class Trainer:
         self.opt.step()
         s["step"] += 1
         s["train_seconds"] += time.monotonic() - t0
-        return float(loss)
+        return float(loss.detach())
 
     def evaluate(self) -> None:
         if not self.dev_rows:
@@ -356,6 +367,9 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--eval-every", type=int, default=250)
     p.add_argument("--save-minutes", type=float, default=10.0)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--curriculum-steps", type=int, default=3000,
+                   help="until this step: short utterances only, full context, no SpecAugment (leaves the CTC plateau sooner)")
+    p.add_argument("--curriculum-seconds", type=float, default=3.0, help="longest utterance during the curriculum")
     for f in fields(ConformerConfig):  # --d_model 144 --n_layers 8 ... (new runs only)
         if f.type in ("int", "float", int, float):
             p.add_argument(f"--{f.name}", type=int if f.type in ("int", int) else float, default=None)

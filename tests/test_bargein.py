@@ -1,0 +1,297 @@
+"""Barge-in end to end, through the `pulse` fixture's virtual devices with the speaker looped back into
+the microphone (module-loopback), so the assistant hears itself as on laptop speakers.
+
+The assistant runs in this process (`listen.run_live` as a task; the `Live` harness of
+scripts/bench_bargein.py), so the tests can watch its turns, tasks and threads; with the real
+recognizer, LLM, voice, echo canceller, SQLite file and latency log. The user is espeak-ng speech
+played into the microphone. A storyteller system prompt makes every answer long whatever the
+recognizer heard; barge-in itself does not depend on the transcript. Stop latency is measured on the
+recordings: the injected speech's onset in the microphone (located by cross-correlation with the WAV)
+to the moment the speaker goes silent (see the bench's docstring).
+
+They use the shipped checkpoint (`models/asr/conformer_ctc.pt`) and skip while it does not exist; set
+`ASSISTANT_TEST_ASR_CHECKPOINT` to run them on another one (e.g. an interim export of a training run).
+About 7 minutes on 2 cores.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from assistant.bargein import ECHO_TAIL_MS, INITIAL_COUPLING_DB, LEARN_DELAY_MS, MIN_HISTORY, MS, EchoEstimate
+from assistant.config import DEFAULT_ASR_CHECKPOINT
+from assistant.memory import Memory
+from assistant.pipeline import resume_point
+
+STOP_MS = 150  # speech onset → speaker silent, the issue's bound
+ECHO_VOLUME = 1.0  # loopback gain while the assistant answers alone: its echo as loud as it plays
+TALK_VOLUME = 0.5  # loopback gain when the user talks over it (-6 dB: the user nearer the mic)
+
+
+@pytest.fixture(scope="module")
+def bench():
+    path = Path(__file__).resolve().parent.parent / "scripts" / "bench_bargein.py"
+    spec = importlib.util.spec_from_file_location("bench_bargein", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def asr_checkpoint() -> Path:
+    path = Path(os.environ.get("ASSISTANT_TEST_ASR_CHECKPOINT") or DEFAULT_ASR_CHECKPOINT)
+    if not path.is_file():
+        pytest.skip(f"no recognizer checkpoint at {path} (export one; see scripts/train_asr.py --export)")
+    return path
+
+
+@pytest.fixture(scope="module")
+def voices(bench, espeak_wav, tmp_path_factory):
+    """The user's speech: a request for a long answer, questions that barge in, and a cough."""
+    folder = tmp_path_factory.mktemp("bargein-speech")
+    return {
+        "request": bench.make_speech(bench.LONG_REQUEST, folder),
+        "questions": [bench.make_speech(q, folder) for q in bench.QUESTIONS],
+        "cough": bench.make_cough(folder, ms=150),
+    }
+
+
+@pytest.fixture
+def looped(pulse):
+    """The pulse fixture with the speaker heard by the microphone; the loopback goes at the end."""
+    try:
+        yield pulse
+    finally:
+        pulse.loopback(False)
+
+
+async def run_live_async(bench, cfg, body, timeout: float = 600.0):
+    """Start the assistant in this process, run `body(live)` (a deadlock times out), stop it."""
+    live = await bench.Live(cfg).start()
+    try:
+        return await asyncio.wait_for(body(live), timeout)
+    finally:
+        await live.stop()
+
+
+def run_live(bench, cfg, body, timeout: float = 600.0):
+    return asyncio.run(run_live_async(bench, cfg, body, timeout))
+
+
+def stored(cfg) -> list:
+    memory = Memory(cfg.memory).build()
+    try:
+        return memory.recent(10_000)
+    finally:
+        memory.close()
+
+
+async def idle(live, timeout: float = 120.0) -> None:
+    """Wait until no turn is being answered (its memory and log are written by then)."""
+    assert await wait_until(lambda: not live.pipe.busy, timeout), "the answer did not end"
+
+
+async def wait_until(condition, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.02)
+    return True
+
+
+# --- (a) its own voice never interrupts it ---------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["webrtc", "off"])
+def test_long_answers_heard_back_do_not_interrupt_themselves(
+    bench, looped, asr_checkpoint, voices, tmp_path, mode
+):
+    cfg = bench.make_config(tmp_path, mode, asr_checkpoint, max_tokens=150)
+
+    async def body(live):
+        looped.loopback(True, ECHO_VOLUME)
+        result = await bench.long_answers(live, looped, voices["request"], 2)
+        await idle(live)
+        return result
+
+    result = run_live(bench, cfg, body)
+    assert result.answers == 2 and result.seconds > 30, "the answers were not long"
+    assert result.interrupted == 0 and result.extra_turns == 0
+    log = bench.latency_log(cfg)
+    assert len(log) == 2 and not any(record["interrupted"] for record in log)
+    assert not any(turn.interrupted for turn in stored(cfg))
+
+
+# --- (b) a question mid-answer stops it at once and is answered --------------------------------------
+
+
+@pytest.mark.slow
+def test_a_question_mid_answer_stops_playback_and_is_answered(
+    bench, looped, asr_checkpoint, voices, tmp_path
+):
+    cfg = bench.make_config(tmp_path, "webrtc", asr_checkpoint, max_tokens=60)
+
+    async def body(live):
+        looped.loopback(True, TALK_VOLUME)
+        results = await bench.barge_ins(live, looped, voices["questions"], 3, delay=(2.5, 3.5))
+        await idle(live)
+        return results
+
+    results = run_live(bench, cfg, body)
+    latencies = [r.latency_ms for r in results]
+    assert None not in latencies, f"playback did not stop: {latencies}"
+    assert np.median(latencies) <= STOP_MS and max(latencies) <= 2 * STOP_MS, latencies
+    turns = stored(cfg)
+    assert [t.role for t in turns] == ["user", "assistant"] * 4
+    for result, (question, reply) in zip(results, zip(turns[0::2], turns[1::2], strict=True), strict=False):
+        assert result.turn.interrupted and reply.interrupted
+        assert reply.text == " ".join(result.turn.played_clauses).strip()  # what was heard, no more
+        assert len(reply.text) < len(result.turn.answer_text.strip())
+        assert question.text
+    question, answer = turns[-2:]
+    assert question.text and answer.text and not answer.interrupted  # the last question was answered
+    assert [r["interrupted"] for r in bench.latency_log(cfg)] == [True, True, True, False]
+
+
+# --- (c) a cough does not cut the reply --------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_cough_during_the_answer_does_not_cut_it(bench, looped, asr_checkpoint, voices, tmp_path):
+    cfg = bench.make_config(tmp_path, "webrtc", asr_checkpoint, max_tokens=60)
+
+    async def body(live):
+        looped.loopback(True, TALK_VOLUME)
+        turn = await bench.answer_playing(live, looped, voices["request"])
+        assert turn is not None
+        await asyncio.sleep(2.5)
+        assert live.playing() is turn, "the answer ended before the cough"
+        holds = live.pipe.hold.count
+        coughed = live.say(looped, voices["cough"])
+        await idle(live)
+        return turn, coughed, live.pipe.hold.count - holds
+
+    turn, coughed, holds = run_live(bench, cfg, body)
+    assert not turn.interrupted
+    after = looped.speaker.since(coughed + 1_000_000_000)  # a second after the cough: still talking
+    assert np.sqrt(np.mean(after[:16_000] ** 2)) > 0.01, "playback did not go on after the cough"
+    turns = stored(cfg)
+    assert [(t.role, t.interrupted) for t in turns] == [("user", False), ("assistant", False)]
+    assert turns[1].text == turn.answer_text.strip()  # the whole reply, as generated
+    assert holds <= 2  # at most a pause or two, and the answer went on
+
+
+# --- (d) many rapid barge-ins --------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_rapid_barge_ins_leave_nothing_behind(bench, looped, asr_checkpoint, voices, tmp_path):
+    cfg = bench.make_config(tmp_path, "webrtc", asr_checkpoint, max_tokens=60)
+    threads_before = threading.active_count()
+
+    async def body(live):
+        looped.loopback(True, TALK_VOLUME)
+        results = await bench.barge_ins(live, looped, voices["questions"], 20, delay=(0.1, 1.0))
+        await idle(live)
+        return results
+
+    async def main():
+        results = await run_live_async(bench, cfg, body)
+        return results, [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+
+    results, tasks = asyncio.run(main())
+    assert len(results) == 20 and tasks == []
+    assert wait_threads(threads_before), f"threads left: {[t.name for t in threading.enumerate()]}"
+    assert_consistent(stored(cfg), bench.latency_log(cfg))
+    assert sum(bool(r.turn.interrupted) for r in results) >= 15  # most barge-ins interrupted their turn
+
+
+def wait_threads(count: int, timeout: float = 5.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while threading.active_count() > count and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return threading.active_count() <= count
+
+
+def assert_consistent(turns: list, log: list[dict]) -> None:
+    """Every user turn is followed by at most one reply (two when an interrupted one was respoken after
+    a false interruption), only replies are marked interrupted, and memory and log agree on how many."""
+    assert turns and turns[0].role == "user"
+    replies: list = []
+    for turn in [*turns[1:], None]:
+        if turn is None or turn.role == "user":
+            assert len(replies) <= 1 or (len(replies) == 2 and replies[0].interrupted), replies
+            replies = []
+        else:
+            replies.append(turn)
+    assert not any(t.interrupted for t in turns if t.role == "user")
+    assert sum(t.interrupted for t in turns if t.role == "assistant") == sum(r["interrupted"] for r in log)
+    assert sum(t.role == "user" for t in turns) == sum(
+        bool(r.get("marks_ns", {}).get("speech_start")) for r in log
+    )
+
+
+# --- the parts, without devices ------------------------------------------------------------------------
+
+T = 10**12  # ns, an arbitrary perf_counter_ns origin
+
+
+def test_echo_estimate_hears_the_reference_for_the_echo_tail_only():
+    est = EchoEstimate(tail_ms=150)
+    est.reference(np.full(320, 0.1, np.float32), T)  # -20 dBFS
+    assert est.played_db(T - 1) is None  # written ahead of its time: not heard yet
+    assert est.played_db(T + 100 * MS) == pytest.approx(-20, abs=0.1)
+    assert est.played_db(T + 151 * MS) is None  # older than the tail
+
+
+def test_echo_estimate_forgets_blocks_a_stop_dropped():
+    est = EchoEstimate()
+    for i in range(5):  # 100 ms written ahead
+        est.reference(np.full(320, 0.1, np.float32), T + i * 20 * MS)
+    est.reference(np.zeros(0, np.float32), T + 40 * MS)  # playback stopped: the rest never sounded
+    assert est.played_db(T + 100 * MS) == pytest.approx(-20, abs=0.1)  # blocks 0-1, within the tail
+    assert est.played_db(T + 20 * MS + ECHO_TAIL_MS * MS + 1) is None
+
+
+def test_echo_estimate_learns_late_and_a_hold_drops_what_waits():
+    est = EchoEstimate()
+    assert est.coupling == INITIAL_COUPLING_DB
+    for i in range(MIN_HISTORY + LEARN_DELAY_MS // 20):
+        est.learn(-50.0, -20.0, T + i * 20 * MS)  # echo 30 dB below what is played
+    assert est.coupling == pytest.approx(-30.0)
+    for i in range(10):  # louder: the user talking below the gate, then a hold
+        est.learn(-25.0, -20.0, T + (100 + i) * 20 * MS)
+    est.discard()
+    est.learn(-50.0, -20.0, T + 200 * 20 * MS)
+    assert est.coupling == pytest.approx(-30.0)
+
+
+def test_resume_point_is_the_last_pause_before_the_cut():
+    samples = np.r_[np.ones(300), np.zeros(100), np.ones(600)].astype(np.float32)
+    assert resume_point(samples, 420, 1000) == 300  # back to the gap
+    assert resume_point(samples, 5, 1000) == 0
+
+
+def test_echo_reference_is_stamped_by_sample_count_and_slips_with_an_underrun(monkeypatch):
+    from assistant.audio import devices
+
+    clock = iter([0, 1_000_000, 2_000_000, 500_000_000])  # three quick writes, then a late one
+    monkeypatch.setattr(devices, "time", SimpleNamespace(perf_counter_ns=lambda: T + next(clock)))
+    got = []
+    ref = devices._EchoReference(lambda x, t: got.append((len(x), t - T)), np.zeros(16000, np.float32), 16000)
+    for offset in (0, 320, 640, 960):
+        ref.written(offset, 320)
+    assert got == [(320, 0), (320, 20 * MS), (320, 40 * MS), (320, 500 * MS)]
