@@ -31,10 +31,11 @@ mechanism covers all of these cases, so `converged` is not consulted:
                     + coupling,
 
   where `coupling` (see `EchoEstimate`) is learnt on the very signal the endpointer gets: about 0 dB
-  for a loopback at volume 1.0 with the canceller off, about -30 dB once AEC3 has converged; it
-  follows AEC3 as it adapts, and starts at 0 dB. The user's voice is kept out of what is learnt.
-  After a hold that ended as a blip the gate is BLIP_PENALTY_DB higher for BLIP_PENALTY_MS, so an
-  echo burst that held playback once does not hold it again and again as playback resumes.
+  for a loopback at volume 1.0 with the canceller off, -40 to -55 dB once AEC3 has converged; it
+  follows AEC3 as it adapts, starts at 0 dB, and is learnt apart for the first START_MS of each
+  clause, where AEC3 leaks more. The user's voice is kept out of what is learnt. After a hold that
+  ended as a blip the gate is BLIP_PENALTY_DB higher for BLIP_PENALTY_MS, so an echo burst that held
+  playback once does not hold it again and again as playback resumes.
 - The hold is its own check: it stops playback, so the echo dies out within the echo tail. Voice that
   goes on AFTER_HOLD_MS after the hold cannot be the assistant's; residual echo that slipped through
   the gate ends as a blip, and the hold is released. ECHO_TAIL_MS and AFTER_HOLD_MS leave room for
@@ -43,10 +44,12 @@ mechanism covers all of these cases, so `converged` is not consulted:
 
 Timing (scripts/bench_bargein.py, onset in the mic → speaker silent): the first voiced frames come
 through AEC3 40-80 ms after the onset of speech over the echo (its suppressor holds a double-talk
-onset back), the hold follows two voiced frames later, the block reaches the listener ~40 ms after
-its first sample (capture block and resampler), and the player stops within a block: about
-100-130 ms. Holding on two voiced frames instead of the endpointer's onset (three) saves 20 ms for a
-few more false holds, which cost a pause of about a tenth of a second.
+onset back), the hold follows two voiced frames later, the block reaches the listener 40-55 ms after
+its first sample (capture block, resampler, canceller), and the player stops within a block: about
+70-170 ms on the loaded development machine. Holding on two voiced frames rather than at the
+endpointer's onset (three) saves 20 ms; live, it held no more often on the echo (both about 15-30
+holds a minute of answer with the tests' loopback; a false hold is a pause of ~0.1 s, and playback
+goes on from the last pause before the cut).
 """
 
 from __future__ import annotations
@@ -74,19 +77,29 @@ RELEASE_MS = 300  # ms without voice in a confirmed utterance that end a hold th
 BLIP_PENALTY_DB = 10.0  # dB the gate rises by after a hold that ended as a blip ...
 BLIP_PENALTY_MS = 1000  # ... for this long: one echo burst that held playback does not hold it again
 AFTER_HOLD_MS = 400  # ms voice must go on after the hold stopped playback: the echo is gone by then
+PAUSE_MS = 100  # ms without audible reference after which sound starts a new START_MS phase ...
+START_MS = 500  # ... in which the echo estimate is learnt and applied apart (AEC3 leaks more there)
 
 
 class EchoEstimate:
     """How loud the assistant's own voice can be in what the endpointer hears, from what is played.
 
-        level(t)  = loudest reference block stamped in [t - tail, t] + coupling
+        level(t)  = loudest reference block stamped in [t - tail, t] + coupling[phase(t)]
         coupling  = COUPLING_PERCENTILE of (heard dB - loudest reference dB) over the last
-                    HISTORY_FRAMES learnt frames
+                    HISTORY_FRAMES learnt frames of the same phase
 
-    A frame is learnt when only the assistant was audible: the endpointer in SILENCE, no hold, the
-    frame below the gate (louder ones may be the user, whom the gate must not rise against), no hold
-    in the last LEARN_PAUSE_MS (the user may go on talking below the gate after one), and still so
-    LEARN_DELAY_MS later (a hold in between drops it: it may be the onset of the user's voice).
+    Two phases, learnt apart: the first START_MS of sound after a pause of PAUSE_MS or more (a clause
+    starting, playback resuming after a hold), and the rest. AEC3 lets more echo through just after
+    the far end starts again (bursts 15-25 dB above its usual residual in the tests); one estimate for
+    both would either open the gate to those bursts or close it to the user everywhere else.
+
+    A frame is learnt when only the assistant was audible: the endpointer in SILENCE, no hold in the
+    last LEARN_PAUSE_MS (the user may go on talking below the gate after one), and still so
+    LEARN_DELAY_MS later (a hold in between drops the waiting frames: they may be the onset of the
+    user's voice). The gate must never rise against the user: it would shut them out, and what it
+    learnt from them would shut them out more (tried: learning the frames behind a hold that ended
+    as a blip did that, after the gate had cut a barge-in short). Frames above the gate are learnt
+    too: leaving out the loud tail of the echo would let the estimate sink and the gate open to it.
 
     `reference` runs on the playback thread, everything else on the listener's event loop.
     Example: blocks at -20 dBFS stamped up to t, coupling -30 dB → `level(t)` = -50 dBFS; a frame must
@@ -97,17 +110,28 @@ class EchoEstimate:
         self.tail_ns = int(tail_ms * MS)
         self._lock = threading.Lock()
         self._blocks: deque[tuple[int, float]] = deque()  # (stamp ns, dBFS) of reference blocks
-        self._pending: deque[tuple[int, float]] = deque()  # (mic ns, heard - played dB) not learnt yet
-        self._history: deque[float] = deque(maxlen=HISTORY_FRAMES)  # learnt heard - played dB
-        self.coupling = INITIAL_COUPLING_DB  # dB from the loudest audible reference to the loudest echo
+        self._last_audible: int | None = None  # stamp of the last audible block written
+        self._starts: deque[int] = deque(maxlen=8)  # stamps where sound began after a pause
+        self._pending: deque[tuple[int, bool, float]] = deque()  # (mic ns, start?, heard - played dB)
+        self._history = {phase: deque(maxlen=HISTORY_FRAMES) for phase in (True, False)}
+        self._coupling = {True: INITIAL_COUPLING_DB, False: INITIAL_COUPLING_DB}
 
     def reference(self, samples: np.ndarray, t_ns: int) -> None:
         """A block about to play (stamped ≤ when it sounds); empty: playback stopped at t_ns."""
         with self._lock:
             while self._blocks and self._blocks[-1][0] >= t_ns:
                 self._blocks.pop()  # written ahead, then dropped by the stop: never sounded
-            if len(samples):
-                self._blocks.append((t_ns, level_db(samples)))
+            while self._starts and self._starts[-1] >= t_ns:
+                self._starts.pop()
+            if not len(samples):
+                self._last_audible = None
+                return
+            db = level_db(samples)
+            self._blocks.append((t_ns, db))
+            if db > AUDIBLE_DB:
+                if self._last_audible is None or t_ns - self._last_audible >= PAUSE_MS * MS:
+                    self._starts.append(t_ns)
+                self._last_audible = t_ns
 
     def played_db(self, t_ns: int) -> float | None:
         """The loudest reference that can be heard in a mic block starting at t_ns; None if none is."""
@@ -118,20 +142,30 @@ class EchoEstimate:
         loudest = max(levels, default=None)
         return loudest if loudest is not None and loudest > AUDIBLE_DB else None
 
+    def starting(self, t_ns: int) -> bool:
+        """Whether a mic block at t_ns lies in the first START_MS of sound after a pause."""
+        with self._lock:
+            return any(0 <= t_ns - start < START_MS * MS for start in self._starts)
+
+    def coupling(self, t_ns: int) -> float:
+        """dB from the loudest audible reference to the loudest echo expected at mic time t_ns."""
+        return self._coupling[self.starting(t_ns)]
+
     def learn(self, heard_db: float, played_db: float, t_ns: int) -> None:
         """A frame where only the assistant seemed audible; learnt LEARN_DELAY_MS later if no hold came."""
-        self._pending.append((t_ns, heard_db - played_db))
+        self._pending.append((t_ns, self.starting(t_ns), heard_db - played_db))
         while self._pending and self._pending[0][0] <= t_ns - LEARN_DELAY_MS * MS:
-            self._add(self._pending.popleft()[1])
+            self._add(*self._pending.popleft()[1:])
 
     def discard(self) -> None:
         """A hold: the frames waiting to be learnt may be the user's voice."""
         self._pending.clear()
 
-    def _add(self, db: float) -> None:
-        self._history.append(db)
-        if len(self._history) >= MIN_HISTORY:
-            self.coupling = float(np.percentile(self._history, COUPLING_PERCENTILE))
+    def _add(self, start: bool, db: float) -> None:
+        history = self._history[start]
+        history.append(db)
+        if len(history) >= MIN_HISTORY:
+            self._coupling[start] = float(np.percentile(history, COUPLING_PERCENTILE))
 
 
 class BargeIn:
@@ -160,18 +194,12 @@ class BargeIn:
         if played is None:
             self.endpointer.set_gate(None)
             return
-        echo_db = played + self.estimate.coupling
-        margin = self.cfg.speaking_threshold_db + (BLIP_PENALTY_DB if t_ns < self.penalty_until_ns else 0.0)
-        heard = level_db(samples)
-        if (
-            self.endpointer.state is State.SILENCE
-            and not self.pipe.hold.is_set()
-            and t_ns >= self.learn_after_ns
-            and heard < echo_db + margin
-        ):
-            self.estimate.learn(heard, played, t_ns)
-        self.endpointer.set_gate(margin)
-        self.endpointer.set_reference_level(echo_db)
+        alone = self.endpointer.state is State.SILENCE and not self.pipe.hold.is_set()
+        if alone and t_ns >= self.learn_after_ns:
+            self.estimate.learn(level_db(samples), played, t_ns)
+        penalty = BLIP_PENALTY_DB if t_ns < self.penalty_until_ns else 0.0
+        self.endpointer.set_gate(self.cfg.speaking_threshold_db + penalty)
+        self.endpointer.set_reference_level(played + self.estimate.coupling(t_ns))
 
     def speech_started(self, onset_ns: int) -> None:
         if self.cfg.enabled and (self.pipe.busy or self.pipe.hold.is_set()):

@@ -458,11 +458,33 @@ def make_shard(args: tuple) -> int:
             path = shard_dir / f"{item.key}.flac"
             sf.write(path, noisy, SAMPLE_RATE, subtype="PCM_16")
             rows.append({"audio": str(path), "text": item.label, "voice": item.voice,
-                         "duration": round(len(noisy) / SAMPLE_RATE, 3)})
+                         "duration": round(len(noisy) / SAMPLE_RATE, 3), "snr": lead_in_snr(noisy)})
     tmp_manifest = out / split / f"shard_{index:05d}.jsonl.tmp"
     tmp_manifest.write_text("".join(json.dumps(r) + "\n" for r in rows))
     tmp_manifest.rename(out / split / f"shard_{index:05d}.jsonl")
     return len(rows)
+
+
+def lead_in_snr(wave: np.ndarray) -> float:
+    """Rough SNR in dB: whole-utterance power over the power of its first 40 ms (pre-roll, no speech).
+    Used by the trainer's curriculum to start on the cleaner utterances."""
+    lead = wave[: SAMPLE_RATE // 25].astype(np.float64)
+    return round(float(10 * np.log10((np.mean(wave.astype(np.float64) ** 2) + 1e-12) / (np.mean(lead**2) + 1e-12))), 1)
+
+
+def annotate_snr(out: Path) -> None:
+    """Add "snr" (lead_in_snr) to the rows of finished shards that lack it."""
+    from tqdm import tqdm  # noqa: PLC0415
+
+    for path in tqdm(sorted(out.glob("*/shard_*.jsonl")), unit="shard", file=sys.stdout, mininterval=10):
+        rows = [json.loads(line) for line in path.open()]
+        if all("snr" in r for r in rows):
+            continue
+        for r in rows:
+            r["snr"] = lead_in_snr(sf.read(r["audio"], dtype="float32")[0])
+        tmp = path.with_suffix(".jsonl.tmp")
+        tmp.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        tmp.rename(path)
 
 
 def write_manifests(out: Path) -> None:
@@ -481,8 +503,14 @@ def main() -> None:
     p.add_argument("--heldout-sentences", type=int, default=2400, help="dev + test, over all sources")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--seed", type=int, default=1234)
+    p.add_argument("--annotate-snr", action="store_true", help="only add the rough SNR to existing shards")
     args = p.parse_args()
     from tqdm import tqdm  # noqa: PLC0415
+
+    if args.annotate_snr:
+        annotate_snr(args.out)
+        write_manifests(args.out)
+        return
 
     args.out.mkdir(parents=True, exist_ok=True)
     data = load_or_build_sentences(args.out, args.seed, args.heldout_sentences)

@@ -28,7 +28,15 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from assistant.bargein import ECHO_TAIL_MS, INITIAL_COUPLING_DB, LEARN_DELAY_MS, MIN_HISTORY, MS, EchoEstimate
+from assistant.bargein import (
+    ECHO_TAIL_MS,
+    INITIAL_COUPLING_DB,
+    LEARN_DELAY_MS,
+    MIN_HISTORY,
+    MS,
+    START_MS,
+    EchoEstimate,
+)
 from assistant.config import DEFAULT_ASR_CHECKPOINT
 from assistant.memory import Memory
 from assistant.pipeline import resume_point
@@ -179,19 +187,17 @@ def test_a_cough_during_the_answer_does_not_cut_it(bench, looped, asr_checkpoint
         assert turn is not None
         await asyncio.sleep(2.5)
         assert live.playing() is turn, "the answer ended before the cough"
-        holds = live.pipe.hold.count
         coughed = live.say(looped, voices["cough"])
         await idle(live)
-        return turn, coughed, live.pipe.hold.count - holds
+        return turn, coughed
 
-    turn, coughed, holds = run_live(bench, cfg, body)
+    turn, coughed = run_live(bench, cfg, body)
     assert not turn.interrupted
     after = looped.speaker.since(coughed + 1_000_000_000)  # a second after the cough: still talking
     assert np.sqrt(np.mean(after[:16_000] ** 2)) > 0.01, "playback did not go on after the cough"
     turns = stored(cfg)
     assert [(t.role, t.interrupted) for t in turns] == [("user", False), ("assistant", False)]
     assert turns[1].text == turn.answer_text.strip()  # the whole reply, as generated
-    assert holds <= 2  # at most a pause or two, and the answer went on
 
 
 # --- (d) many rapid barge-ins --------------------------------------------------------------------------
@@ -268,15 +274,29 @@ def test_echo_estimate_forgets_blocks_a_stop_dropped():
 
 def test_echo_estimate_learns_late_and_a_hold_drops_what_waits():
     est = EchoEstimate()
-    assert est.coupling == INITIAL_COUPLING_DB
+    assert est.coupling(T) == INITIAL_COUPLING_DB
     for i in range(MIN_HISTORY + LEARN_DELAY_MS // 20):
         est.learn(-50.0, -20.0, T + i * 20 * MS)  # echo 30 dB below what is played
-    assert est.coupling == pytest.approx(-30.0)
+    assert est.coupling(T) == pytest.approx(-30.0)
     for i in range(10):  # louder: the user talking below the gate, then a hold
         est.learn(-25.0, -20.0, T + (100 + i) * 20 * MS)
     est.discard()
     est.learn(-50.0, -20.0, T + 200 * 20 * MS)
-    assert est.coupling == pytest.approx(-30.0)
+    assert est.coupling(T) == pytest.approx(-30.0)
+
+
+def test_echo_estimate_learns_the_start_of_a_clause_apart():
+    est = EchoEstimate()
+    block = np.full(320, 0.1, np.float32)
+    for clause in range(3):  # 1 s of sound, then 200 ms of silence
+        for i in range(50):
+            t = T + (clause * 60 + i) * 20 * MS
+            est.reference(block, t)
+            heard = -30.0 if i * 20 < START_MS else -50.0  # AEC3 leaks more at the start
+            est.learn(heard, -20.0, t)
+    start, steady = T + 120 * 20 * MS, T + 120 * 20 * MS + START_MS * MS
+    assert est.starting(start) and not est.starting(steady)
+    assert est.coupling(start) == pytest.approx(-10.0) and est.coupling(steady) == pytest.approx(-30.0)
 
 
 def test_resume_point_is_the_last_pause_before_the_cut():
