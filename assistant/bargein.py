@@ -1,8 +1,9 @@
 """Barge-in: the user talks over the answer and the assistant stops; its own voice never does that.
 
 While a turn is being answered (thinking or speaking), per 20 ms block after the endpointer:
-1. voice may be starting (HOLD_FRAMES voiced frames in the endpointer's 100 ms smoothing window, the
-   newest among them; or the endpointer in MAYBE)   → hold playback: the player checks the hold
+1. voice may be starting (a frame webrtcvad calls voiced, through the echo gate below: HOLD_FRAMES
+   in the endpointer's 100 ms smoothing window, the newest among them)
+                                                     → hold playback: the player checks the hold
    between its 20 ms blocks and aborts the stream, dropping what the device buffered;
 2. the voice lasts `[bargein] min_speech_ms` from its onset and goes on AFTER_HOLD_MS after the hold
                                                      → interrupt the turn: LLM, TTS and playback are
@@ -44,12 +45,13 @@ mechanism covers all of these cases, so `converged` is not consulted:
 
 Timing (scripts/bench_bargein.py, onset in the mic → speaker silent): the first voiced frames come
 through AEC3 40-80 ms after the onset of speech over the echo (its suppressor holds a double-talk
-onset back), the hold follows two voiced frames later, the block reaches the listener 40-55 ms after
-its first sample (capture block, resampler, canceller), and the player stops within a block: about
-70-170 ms on the loaded development machine. Holding on two voiced frames rather than at the
-endpointer's onset (three) saves 20 ms; live, it held no more often on the echo (both about 15-30
-holds a minute of answer with the tests' loopback; a false hold is a pause of ~0.1 s, and playback
-goes on from the last pause before the cut).
+onset back), the hold follows at the first of them, the block reaches the listener 40-55 ms after
+its first sample (capture block, resampler, canceller), and the player stops within a block. Holding
+at the first voiced frame rather than at the endpointer's onset (three of five) saves 40 ms, which
+the 150 ms bound needs on the loaded development machine (three frames: a median of 155 ms); live, it
+held about as often on the echo (8-30 holds a minute of answer with the tests' loopback, for one to
+three frames alike; a false hold is a pause of ~0.1 s, and playback goes on from the last pause
+before the cut).
 """
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ COUPLING_PERCENTILE = 99  # of the learnt frames: the loud tail of the echo is w
 MIN_HISTORY = 25  # frames learnt before the estimate replaces INITIAL_COUPLING_DB
 LEARN_DELAY_MS = 300  # ms a frame waits before it is learnt; a hold in between drops it
 LEARN_PAUSE_MS = 2000  # ms after a hold starts or ends in which nothing is learnt: the user may be talking
-HOLD_FRAMES = 2  # voiced frames in the endpointer's smoothing window (the newest one voiced) that hold
+HOLD_FRAMES = 1  # voiced frames in the endpointer's smoothing window (the newest one voiced) that hold
 RELEASE_MS = 300  # ms without voice in a confirmed utterance that end a hold that did not interrupt
 BLIP_PENALTY_DB = 10.0  # dB the gate rises by after a hold that ended as a blip ...
 BLIP_PENALTY_MS = 1000  # ... for this long: one echo burst that held playback does not hold it again

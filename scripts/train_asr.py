@@ -263,7 +263,8 @@ class Trainer:
             rows = read_manifest(args.data / "train")
             curriculum = s["step"] < args.curriculum_steps
             if curriculum:  # SortaGrad-like start: short utterances only, until CTC finds the acoustics
-                rows = [r for r in rows if r["duration"] <= args.curriculum_seconds]
+                rows = [r for r in rows if r["duration"] <= args.curriculum_seconds
+                        and r.get("snr", 99.0) >= args.curriculum_snr]
             if s["batch_in_epoch"] and len(rows) != s["epoch_rows"]:
                 s["batch_in_epoch"] = 0  # the manifest grew: this epoch's order no longer exists
             s["epoch_rows"] = len(rows)
@@ -353,8 +354,8 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--from", dest="export_from", default="best.pt", help="best.pt or last.pt, for --export")
     p.add_argument("--epochs", type=int, default=100)
     p.add_argument("--batch-seconds", type=float, default=120.0, help="padded audio seconds per batch")
-    p.add_argument("--lr", type=float, default=1.5e-3)
-    p.add_argument("--warmup", type=int, default=500)
+    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--warmup", type=int, default=300)
     p.add_argument("--schedule", choices=["noam", "cosine"], default="noam")
     p.add_argument("--max-steps", type=int, default=30000, help="cosine schedule length")
     p.add_argument("--weight-decay", type=float, default=1e-3)
@@ -369,7 +370,9 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--curriculum-steps", type=int, default=3000,
                    help="until this step: short utterances only, full context, no SpecAugment (leaves the CTC plateau sooner)")
-    p.add_argument("--curriculum-seconds", type=float, default=3.0, help="longest utterance during the curriculum")
+    p.add_argument("--curriculum-seconds", type=float, default=4.0, help="longest utterance during the curriculum")
+    p.add_argument("--curriculum-snr", type=float, default=20.0,
+                   help="lowest rough SNR (dB, manifest 'snr') during the curriculum")
     for f in fields(ConformerConfig):  # --d_model 144 --n_layers 8 ... (new runs only)
         if f.type in ("int", "float", int, float):
             p.add_argument(f"--{f.name}", type=int if f.type in ("int", int) else float, default=None)

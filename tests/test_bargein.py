@@ -110,6 +110,12 @@ async def idle(live, timeout: float = 120.0) -> None:
     assert await wait_until(lambda: not live.pipe.busy, timeout), "the answer did not end"
 
 
+async def answered(live, interrupted) -> None:
+    """Wait for the question that interrupted `interrupted` to become a turn, then for its answer."""
+    assert await wait_until(lambda: live.pipe.current is not interrupted, 15.0), "the question was lost"
+    await idle(live)
+
+
 async def wait_until(condition, timeout: float) -> bool:
     deadline = time.monotonic() + timeout
     while not condition():
@@ -155,7 +161,7 @@ def test_a_question_mid_answer_stops_playback_and_is_answered(
     async def body(live):
         looped.loopback(True, TALK_VOLUME)
         results = await bench.barge_ins(live, looped, voices["questions"], 3, delay=(2.5, 3.5))
-        await idle(live)
+        await answered(live, results[-1].turn)
         return results
 
     results = run_live(bench, cfg, body)
@@ -211,7 +217,7 @@ def test_rapid_barge_ins_leave_nothing_behind(bench, looped, asr_checkpoint, voi
     async def body(live):
         looped.loopback(True, TALK_VOLUME)
         results = await bench.barge_ins(live, looped, voices["questions"], 20, delay=(0.1, 1.0))
-        await idle(live)
+        await answered(live, results[-1].turn)
         return results
 
     async def main():
