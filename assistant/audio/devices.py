@@ -192,12 +192,7 @@ class Player:
 
     def close(self) -> None:
         stream, self._stream = self._stream, None
-        if stream is not None:
-            try:
-                stream.abort()
-                stream.close()
-            except sd.PortAudioError as err:
-                log.debug("closing output stream: %s", err)
+        _abort_and_close(stream, "output")
 
     def __enter__(self) -> Player:
         return self if self._stream is not None else self.start()
@@ -315,6 +310,17 @@ class _EchoReference:
     def stopped(self) -> None:
         if self.sink is not None:
             self.sink(np.zeros(0, np.float32), time.perf_counter_ns())  # empty block: playback stopped
+
+
+def _abort_and_close(stream: sd.InputStream | sd.OutputStream | None, kind: str) -> None:
+    """Drop what is buffered and release the device; a device already gone is not an error here."""
+    if stream is None:
+        return
+    try:
+        stream.abort()
+        stream.close()
+    except sd.PortAudioError as err:
+        log.debug("closing %s stream: %s", kind, err)
 
 
 def _output_rate_ok(device: int | None, rate: int) -> bool:
@@ -521,12 +527,7 @@ class Capture:
 
     def _close(self) -> None:
         stream, self._stream = self._stream, None
-        if stream is not None:
-            try:
-                stream.abort()
-                stream.close()
-            except sd.PortAudioError as err:
-                log.debug("closing input stream: %s", err)
+        _abort_and_close(stream, "input")
 
     def _name(self) -> str:
         if self._device is None:
