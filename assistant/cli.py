@@ -174,7 +174,7 @@ def _cmd_say(args) -> int:
     tts.build()
     import numpy as np
 
-    audio = np.concatenate([_to_float(p) for p in tts.synthesize(args.text)])
+    audio = np.concatenate(list(tts.synthesize(args.text)))  # float32 pieces in [-1, 1]
     if args.output:
         write_wav(Path(args.output), audio, tts.sample_rate)
         print(f"wrote {args.output} ({len(audio) / tts.sample_rate:.2f} s)")
@@ -184,12 +184,6 @@ def _cmd_say(args) -> int:
     player = Player(cfg.audio)
     player.play(audio, tts.sample_rate, threading.Event())
     return 0
-
-
-def _to_float(samples):
-    import numpy as np
-
-    return samples.astype(np.float32) / 32768.0 if samples.dtype == np.int16 else samples.astype(np.float32)
 
 
 def _cmd_transcribe(args) -> int:

@@ -141,7 +141,7 @@ class SpeechStage(Stage):
             return
         turn.mark("tts_first_audio")
         pause = np.zeros(int(self.tts.sample_rate * self.pause_s), np.float32)
-        samples = np.concatenate([_float32(p) for p in pieces] + [pause])
+        samples = np.concatenate([*pieces, pause])
         await self.push(ClauseAudio(turn, self.index, clause, samples, self.tts.sample_rate))
         self.index += 1
 
@@ -396,12 +396,6 @@ def create(config: Config, *, speak: bool = True, sink: Sink | None = None, obse
         sink if speak else None,
         observer or QuietObserver(),
     )
-
-
-def _float32(samples: np.ndarray) -> np.ndarray:
-    if samples.dtype == np.int16:
-        return samples.astype(np.float32) / 32768.0
-    return samples.astype(np.float32, copy=False)
 
 
 __all__ = ["Pipeline", "AnswerStage", "SpeechStage", "PlaybackStage", "EndOfInput"]

@@ -279,3 +279,16 @@ def piper_tts():
     from assistant.tts import PiperTts
 
     return PiperTts(TtsConfig()).build()
+
+
+def load_script(name: str):
+    """Import scripts/<name>.py as a module (tests reuse the benches' scenes and harnesses)."""
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module

@@ -17,9 +17,7 @@ About 7 minutes on 2 cores.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import os
-import sys
 import threading
 import time
 from pathlib import Path
@@ -27,6 +25,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from conftest import load_script
 
 from assistant.bargein import (
     ECHO_TAIL_MS,
@@ -48,12 +47,7 @@ TALK_VOLUME = 0.5  # loopback gain when the user talks over it (-6 dB: the user 
 
 @pytest.fixture(scope="module")
 def bench():
-    path = Path(__file__).resolve().parent.parent / "scripts" / "bench_bargein.py"
-    spec = importlib.util.spec_from_file_location("bench_bargein", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench_bargein")
 
 
 @pytest.fixture(scope="module")

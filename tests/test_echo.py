@@ -5,14 +5,12 @@ barging in). Floors are set below what the bench measured (webrtc: ERLE 44 dB, l
 
 from __future__ import annotations
 
-import importlib.util
 import logging
-import sys
 import threading
-from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import load_script
 
 from assistant.audio import echo
 from assistant.audio.echo import FRAME, NS_PER_S, SAMPLE_RATE
@@ -178,12 +176,7 @@ def test_reference_and_process_from_two_threads():
 
 @pytest.fixture(scope="module")
 def bench():
-    path = Path(__file__).resolve().parent.parent / "scripts" / "bench_aec.py"
-    spec = importlib.util.spec_from_file_location("bench_aec", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bench_aec")
 
 
 @pytest.fixture(scope="module")
