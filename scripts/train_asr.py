@@ -142,9 +142,12 @@ def learning_rate(step: int, peak: float, warmup: int, schedule: str, max_steps:
     return peak * math.sqrt(warmup / (step + 1))
 
 
-def ctc_loss(model: ConformerCTC, batch: dict, chunk: int | None, left: int) -> torch.Tensor:
-    log_probs, out_lens = model(batch["feats"], batch["feat_lens"], chunk, left)  # (B, T', V)
-    loss = F.ctc_loss(log_probs.transpose(0, 1), batch["labels"], out_lens, batch["label_lens"],
+def ctc_loss(model: ConformerCTC, batch: dict, chunk: int | None, left: int, bf16: bool = False) -> torch.Tensor:
+    # bf16 autocast: matrix products in bfloat16 (about 2x faster on CPUs with AVX512-BF16),
+    # normalization statistics and the CTC loss stay float32.
+    with torch.autocast(batch["feats"].device.type, dtype=torch.bfloat16, enabled=bf16):
+        log_probs, out_lens = model(batch["feats"], batch["feat_lens"], chunk, left)  # (B, T', V)
+    loss = F.ctc_loss(log_probs.float().transpose(0, 1), batch["labels"], out_lens, batch["label_lens"],
                       blank=0, reduction="sum", zero_infinity=True)
     return loss / len(out_lens)
 
@@ -320,7 +323,7 @@ class Trainer:
         lr = learning_rate(s["step"], args.lr, args.warmup, args.schedule, args.max_steps)
         for group in self.opt.param_groups:
             group["lr"] = lr
-        loss = ctc_loss(self.model, batch, chunk, left)
+        loss = ctc_loss(self.model, batch, chunk, left, bf16=args.precision == "bf16")
         self.opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(self.model.parameters(), args.clip)
@@ -361,6 +364,8 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--weight-decay", type=float, default=1e-3)
     p.add_argument("--clip", type=float, default=5.0)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--precision", choices=["bf16", "fp32"], default="bf16",
+                   help="bf16 autocast for the forward pass (float32 statistics and loss)")
     p.add_argument("--workers", type=int, default=1, help="DataLoader processes computing features")
     p.add_argument("--cmvn-utts", type=int, default=400)
     p.add_argument("--dev-utts", type=int, default=200)

@@ -229,6 +229,7 @@ class MaskedBatchNorm1d(nn.BatchNorm1d):
     def forward(self, x: Tensor, valid: Tensor | None = None) -> Tensor:
         if not self.training or valid is None:
             return super().forward(x)
+        x = x.float()  # statistics in float32 also under bf16 autocast
         m = valid[:, None, :].to(x.dtype)  # (B, 1, T)
         n = m.sum().clamp(min=1.0)
         mean = (x * m).sum(dim=(0, 2)) / n  # (D,)
