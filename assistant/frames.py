@@ -35,6 +35,8 @@ class Turn:
     cancel: threading.Event = field(default_factory=threading.Event)
     played_clauses: list[str] = field(default_factory=list)
     answer_text: str = ""
+    # Set once the first clause's audio exists (or it never will): the LLM waits for it, see AnswerStage.
+    first_audio: threading.Event = field(default_factory=threading.Event)
 
     def mark(self, name: str, t_ns: int | None = None) -> None:
         """Record the first time a stage boundary is reached (later calls keep the first)."""

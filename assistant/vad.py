@@ -46,6 +46,10 @@ INT16_MAX = 32767  # float [-1, 1] → 16-bit PCM for webrtcvad
 SILENCE_DB = -120.0  # dBFS reported for digital silence
 FLOOR_TAU_MS = 250  # ms, time constant of the noise-floor average (of unvoiced frames between utterances)
 FLOOR_MARGIN_DB = 3.0  # dB above the noise floor that a frame needs to count as sound
+# A frame below this never counts as sound, whatever the floor: over digital silence (a virtual or
+# muted device) the floor sits at SILENCE_DB and every filter's decaying tail (the echo canceller's
+# high-pass: -56 → -98 dBFS over 150 ms) would otherwise stretch the speech end by up to 190 ms.
+SOUND_MIN_DB = -60.0
 # Frames webrtcvad keeps saying "speech" after a long run ends (kOverHangMax2 in WebRTC's vad_core.c),
 # by frame_ms, indexed by aggressiveness: 140 ms for modes 0-1, 90-100 ms for modes 2-3.
 HANGOVER_FRAMES = {10: (14, 14, 9, 9), 20: (7, 7, 5, 5), 30: (5, 5, 3, 3)}
@@ -232,7 +236,7 @@ class Endpointer:
         return 2 * sum(self._window) >= self.window_frames
 
     def _above_floor(self, frame: _Frame) -> bool:
-        return self._floor_db is not None and frame.db >= self._floor_db + FLOOR_MARGIN_DB
+        return self._floor_db is not None and frame.db >= max(self._floor_db + FLOOR_MARGIN_DB, SOUND_MIN_DB)
 
     def _reset_stream(self) -> None:
         self._rest = np.zeros(0, dtype=np.float32)

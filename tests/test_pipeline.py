@@ -159,3 +159,35 @@ def test_rapid_interrupts_leave_no_tasks_behind(tmp_path, n):
     assert last.answer_text and tasks <= 1 + 2  # the test itself and the two stage tasks
     stored = _stored(cfg)
     assert [t.role for t in stored].count("user") == n + 1
+
+
+class _PieceTimes(pipeline_mod.QuietObserver):
+    def __init__(self):
+        self.times: list[int] = []
+
+    def answer_piece(self, turn, text: str) -> None:
+        self.times.append(time.perf_counter_ns())
+
+
+class _InstantSink:
+    first_sample_ns = None
+
+    def play(self, samples, rate, cancel) -> bool:
+        self.first_sample_ns = time.perf_counter_ns()
+        return True
+
+
+def test_the_llm_pauses_while_the_first_clause_is_synthesized(tmp_path):
+    """On two cores piper and llama.cpp would halve each other; the first audio comes first."""
+    cfg = _config(tmp_path, max_answer_tokens=64)
+    seen = _PieceTimes()
+
+    async def body(pipe):
+        pipe.observer = seen
+        return await pipe.ask("Tell me three facts about the moon.")
+
+    turn = asyncio.run(_session(cfg, body, sink=_InstantSink()))
+    start, end = turn.marks["first_clause"], turn.marks["tts_first_audio"]
+    during = [t for t in seen.times if start < t < end]
+    assert len(during) <= 1, f"{len(during)} pieces generated during the first clause's synthesis"
+    assert any(t > end for t in seen.times), "the answer went on after the first clause"

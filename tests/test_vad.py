@@ -109,6 +109,18 @@ def test_boundaries_within_60_ms(request, clip, snr_db):
     assert end.reason == "silence"
 
 
+def test_a_filter_tail_over_digital_silence_does_not_stretch_the_end(speech):
+    """Over exact zeros (a virtual or muted mic) the noise floor is -120 dBFS; the faint decaying tail
+    a filter leaves after speech (an echo canceller's high-pass: -56 to -100 dBFS) is not speech."""
+    lead, tail_s = np.zeros(SR), 0.15
+    n = int(tail_s * SR)
+    decay_db = np.linspace(-56.0, -100.0, n)  # what AEC3's output does after speech ends (measured)
+    tail = np.random.default_rng(1).standard_normal(n) * 10 ** (decay_db / 20)
+    signal = np.concatenate([lead, speech, tail, np.zeros(SR)]).astype(np.float32)
+    [(_, end)] = utterances(run(endpointer(), signal))
+    assert abs(end.t_ns_speech_end - t(len(lead) + len(speech))) <= TOLERANCE
+
+
 def test_preroll_keeps_the_onset(speech):
     signal, on, _ = scene(speech)
     [(start, _)] = utterances(run(endpointer(preroll_ms=300), signal))
