@@ -1,9 +1,10 @@
 """Barge-in through virtual sound devices: how fast the assistant stops when talked over, and whether
 its own voice, heard back through the microphone, ever stops it.
 
-    python scripts/bench_bargein.py                          # --n 100 --m 10, webrtc then off
+    python scripts/bench_bargein.py                          # --n 100 --m 20, webrtc then off
     python scripts/bench_bargein.py --n 3 --m 3              # a quick look (about 10 minutes)
     python scripts/bench_bargein.py --modes webrtc --n 20 --m 0
+    python scripts/bench_bargein.py --config my.toml         # e.g. other [audio] block_ms or [vad] keys
 
 The scene: a private PulseAudio server (`Pulse` from tests/conftest.py). The assistant plays to a null
 sink whose monitor is looped back into the microphone (module-loopback), as laptop speakers would
@@ -51,16 +52,9 @@ from scipy.signal import fftconvolve
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from assistant import listen  # noqa: E402
+from assistant import config, listen  # noqa: E402
 from assistant.audio.files import read_audio, write_wav  # noqa: E402
-from assistant.config import (  # noqa: E402
-    AsrConfig,
-    BargeinConfig,
-    Config,
-    LlmConfig,
-    MemoryConfig,
-    MetricsConfig,
-)
+from assistant.config import AsrConfig, Config, MemoryConfig, MetricsConfig  # noqa: E402
 
 RATE = 16_000  # Hz of the recordings and of the speech kept for correlation
 NS = 1_000_000_000  # ns per s
@@ -130,15 +124,21 @@ def make_cough(folder: Path, ms: int = 150, level_db: float = -14.0, seed: int =
     return _speech(path)
 
 
-def make_config(root: Path, mode: str, asr: Path, max_tokens: int = 150) -> Config:
-    """The assistant's defaults, with its files under `root`, a storyteller, and `mode` for echo_cancel.
-    No past turns reach the prompt: the small LLM would copy an interrupted reply ("…") and stop."""
-    return Config(
-        memory=MemoryConfig(path=str(root / "memory.db"), window_turns=1),
-        metrics=MetricsConfig(latency_log=str(root / "latency.jsonl")),
-        llm=LlmConfig(max_answer_tokens=max_tokens, temperature=0.0, system_prompt=STORYTELLER),
-        asr=AsrConfig(checkpoint=str(asr)),
-        bargein=BargeinConfig(echo_cancel=mode),
+def make_config(root: Path, mode: str, asr: Path, max_tokens: int = 150, base: Path | None = None) -> Config:
+    """The assistant's defaults (or the config file `base`), with its files under `root`, a storyteller,
+    and `mode` for echo_cancel. No past turns reach the prompt: the small LLM would copy an
+    interrupted reply ("…") and stop."""
+    cfg = config.load(base) if base else Config()
+    return cfg.model_copy(
+        update={
+            "memory": MemoryConfig(path=str(root / "memory.db"), window_turns=1),
+            "metrics": MetricsConfig(latency_log=str(root / "latency.jsonl")),
+            "llm": cfg.llm.model_copy(
+                update={"max_answer_tokens": max_tokens, "temperature": 0.0, "system_prompt": STORYTELLER}
+            ),
+            "asr": cfg.asr.model_copy(update={"checkpoint": str(asr)}),
+            "bargein": cfg.bargein.model_copy(update={"echo_cancel": mode}),
+        }
     )
 
 
@@ -348,7 +348,7 @@ async def long_answers(live: Live, pulse, question: Speech, m: int, timeout: flo
 
 
 async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
-    cfg = make_config(folder / mode, mode, args.asr, args.max_tokens)
+    cfg = make_config(folder / mode, mode, args.asr, args.max_tokens, args.config)
     questions = [make_speech(q, folder) for q in QUESTIONS]
     live = await Live(cfg).start()
     try:
@@ -400,12 +400,13 @@ def table(rows: list[dict], args) -> str:
 def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--n", type=int, default=100, help="barge-ins per mode (stop latency)")
-    p.add_argument("--m", type=int, default=10, help="long answers per mode (self-interruptions)")
+    p.add_argument("--m", type=int, default=20, help="long answers per mode (self-interruptions)")
     p.add_argument("--modes", default="webrtc,off", help="echo_cancel modes, comma-separated")
     p.add_argument("--volume", type=float, default=0.5, help="loopback gain while the user barges in")
     p.add_argument("--echo-volume", type=float, default=1.0, help="loopback gain during the long answers")
     p.add_argument("--max-tokens", type=int, default=150, help="[llm] max_answer_tokens")
     p.add_argument("--asr", type=Path, default=AsrConfig().checkpoint_path, help="recognizer checkpoint")
+    p.add_argument("--config", type=Path, help="a config file to start from instead of the defaults")
     return p.parse_args(argv)
 
 

@@ -152,6 +152,9 @@ class Playback:
         return self.played / self.total if self.total else 1.0
 
 
+MIN_OUTPUT_LATENCY_S = 0.03  # s of output buffer at least; a stop drops it, so it costs no stop latency
+
+
 class Player:
     """Blocking playback on the configured output device.
 
@@ -262,8 +265,9 @@ class Player:
                 channels=1,
                 dtype="float32",
                 blocksize=max(1, round(stream_rate * block_s)),
-                # 'low' on a hardware ALSA device can be a few ms: two blocks keep Python's writes ahead
-                latency=max(info["default_low_output_latency"], 2 * block_s),
+                # 'low' on a hardware ALSA device can be a few ms: two blocks (and MIN_OUTPUT_LATENCY_S
+                # when blocks are short) keep Python's writes ahead while the models load the cores
+                latency=max(info["default_low_output_latency"], 2 * block_s, MIN_OUTPUT_LATENCY_S),
             )
             stream.start()
             self._buffer_frames = stream.write_available  # the whole buffer is free right after start
@@ -395,7 +399,7 @@ class Capture:
     """Microphone frames at 16 kHz, delivered to `on_frames(samples, t_first_ns)` from a worker thread.
 
     The device opens at its native default rate, mono; each `block_ms` block goes through
-    `Resampler16k` and comes out as frames of exactly `block_ms` at 16 kHz (320 samples for 20 ms).
+    `Resampler16k` and comes out as frames of exactly `block_ms` at 16 kHz (160 samples for 10 ms).
     `t_first_ns` estimates, on the perf_counter_ns() clock, when the frame's first sample was
     captured. If the device fails or goes silent for `STALL_S` (unplugged, server restarted), it is
     reported through `on_error(message)` and the log, then reopened after `reopen_initial_s`, doubling
