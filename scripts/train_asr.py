@@ -31,7 +31,7 @@ from torch.utils.data import DataLoader, Dataset
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from assistant.asr.features import log_mel  # noqa: E402
-from assistant.asr.model import ConformerCTC, ConformerConfig, save_checkpoint  # noqa: E402
+from assistant.asr.model import ConformerConfig, ConformerCTC, save_checkpoint  # noqa: E402
 from assistant.asr.recognizer import transcribe_batch  # noqa: E402
 from assistant.asr.text import encode  # noqa: E402
 
@@ -71,7 +71,7 @@ class SpeechDataset(Dataset):
 
 
 def collate(items: list[tuple[torch.Tensor, torch.Tensor]]) -> dict[str, torch.Tensor]:
-    feats, labels = zip(*items)
+    feats, labels = zip(*items, strict=True)
     return {
         "feats": torch.nn.utils.rnn.pad_sequence(feats, batch_first=True),  # (B, T, 80)
         "feat_lens": torch.tensor([len(f) for f in feats]),
@@ -102,26 +102,36 @@ def cmvn_stats(rows: list[dict], n: int, seed: int) -> tuple[torch.Tensor, torch
     """Global per-bin mean and std of log-mel over a random sample of training utterances."""
     sample = random.Random(seed).sample(rows, min(n, len(rows)))
     feats = np.concatenate([log_mel(load_wave(r["audio"])) for r in sample]).astype(np.float64)
-    return torch.tensor(feats.mean(0), dtype=torch.float32), torch.tensor(feats.std(0) + 1e-5, dtype=torch.float32)
+    return torch.tensor(feats.mean(0), dtype=torch.float32), torch.tensor(
+        feats.std(0) + 1e-5, dtype=torch.float32
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # Training pieces
 # ---------------------------------------------------------------------------------------------
-def spec_augment(feats: torch.Tensor, lens: torch.Tensor, fill: torch.Tensor, gen: torch.Generator,
-                 n_freq: int = 2, max_freq: int = 15, time_every: int = 150, max_time: int = 30) -> torch.Tensor:
+def spec_augment(
+    feats: torch.Tensor,
+    lens: torch.Tensor,
+    fill: torch.Tensor,
+    gen: torch.Generator,
+    n_freq: int = 2,
+    max_freq: int = 15,
+    time_every: int = 150,
+    max_time: int = 30,
+) -> torch.Tensor:
     """Mask random frequency bands and time spans in place with the CMVN mean (→ 0 after CMVN)."""
     B, T, D = feats.shape  # (B, T, 80)
     for b in range(B):
         for _ in range(n_freq):
             w = int(torch.randint(0, max_freq + 1, (1,), generator=gen))
             f0 = int(torch.randint(0, D - w + 1, (1,), generator=gen))
-            feats[b, :, f0: f0 + w] = fill[f0: f0 + w]
+            feats[b, :, f0 : f0 + w] = fill[f0 : f0 + w]
         n = int(lens[b])
         for _ in range(max(1, n // time_every)):
             w = int(torch.randint(0, min(max_time, max(1, n // 10)) + 1, (1,), generator=gen))
             t0 = int(torch.randint(0, max(1, n - w), (1,), generator=gen))
-            feats[b, t0: t0 + w] = fill
+            feats[b, t0 : t0 + w] = fill
     return feats
 
 
@@ -142,24 +152,35 @@ def learning_rate(step: int, peak: float, warmup: int, schedule: str, max_steps:
     return peak * math.sqrt(warmup / (step + 1))
 
 
-def ctc_loss(model: ConformerCTC, batch: dict, chunk: int | None, left: int, bf16: bool = False) -> torch.Tensor:
+def ctc_loss(
+    model: ConformerCTC, batch: dict, chunk: int | None, left: int, bf16: bool = False
+) -> torch.Tensor:
     # bf16 autocast: matrix products in bfloat16 (about 2x faster on CPUs with AVX512-BF16),
     # normalization statistics and the CTC loss stay float32.
     with torch.autocast(batch["feats"].device.type, dtype=torch.bfloat16, enabled=bf16):
         log_probs, out_lens = model(batch["feats"], batch["feat_lens"], chunk, left)  # (B, T', V)
-    loss = F.ctc_loss(log_probs.float().transpose(0, 1), batch["labels"], out_lens, batch["label_lens"],
-                      blank=0, reduction="sum", zero_infinity=True)
+    loss = F.ctc_loss(
+        log_probs.float().transpose(0, 1),
+        batch["labels"],
+        out_lens,
+        batch["label_lens"],
+        blank=0,
+        reduction="sum",
+        zero_infinity=True,
+    )
     return loss / len(out_lens)
 
 
-def word_error_rate(model: ConformerCTC, rows: list[dict], chunk_ms: int | None, batch: int = 16) -> tuple[float, list[str]]:
+def word_error_rate(
+    model: ConformerCTC, rows: list[dict], chunk_ms: int | None, batch: int = 16
+) -> tuple[float, list[str]]:
     """WER (jiwer) of greedy CTC over rows; chunk_ms None = full context. The masked forward used
     here equals the chunk-by-chunk streaming path for the same chunk (tests/test_model.py)."""
     import jiwer  # noqa: PLC0415
 
     hyps: list[str] = []
     for i in range(0, len(rows), batch):
-        waves = [load_wave(r["audio"]) for r in rows[i: i + batch]]
+        waves = [load_wave(r["audio"]) for r in rows[i : i + batch]]
         hyps += transcribe_batch(model, waves, chunk_ms, SHIPPED_LEFT_CHUNKS)
     refs = [r["text"] for r in rows]
     return jiwer.wer(refs, [h or "<empty>" for h in hyps]), hyps
@@ -170,8 +191,15 @@ def word_error_rate(model: ConformerCTC, rows: list[dict], chunk_ms: int | None,
 # ---------------------------------------------------------------------------------------------
 def save_training_state(path: Path, model: ConformerCTC, opt: torch.optim.Optimizer, state: dict) -> None:
     tmp = path.with_suffix(".tmp")
-    torch.save({"config": asdict(model.cfg), "model": model.state_dict(), "optimizer": opt.state_dict(),
-                "state": state}, tmp)
+    torch.save(
+        {
+            "config": asdict(model.cfg),
+            "model": model.state_dict(),
+            "optimizer": opt.state_dict(),
+            "state": state,
+        },
+        tmp,
+    )
     tmp.replace(path)
 
 
@@ -181,8 +209,20 @@ def export(run_dir: Path, out: Path, which: str) -> None:
     model = ConformerCTC(ConformerConfig(**ckpt["config"]))
     model.load_state_dict(ckpt["model"])
     s = ckpt["state"]
-    meta = {k: s[k] for k in ("step", "epoch", "train_hours", "train_utterances", "dev_wer", "dev_wer_full",
-                              "train_seconds", "voices") if k in s}
+    meta = {
+        k: s[k]
+        for k in (
+            "step",
+            "epoch",
+            "train_hours",
+            "train_utterances",
+            "dev_wer",
+            "dev_wer_full",
+            "train_seconds",
+            "voices",
+        )
+        if k in s
+    }
     meta["source"] = which
     save_checkpoint(model, out, **meta)
     print(f"exported {run_dir / which} → {out} ({out.stat().st_size / 1e6:.1f} MB) {meta}")
@@ -239,21 +279,42 @@ class Trainer:
             self.model.cmvn_std.copy_(std)
             self.model.to(self.device)
             self.opt = self._optimizer()
-            self.state = {"step": 0, "epoch": 0, "batch_in_epoch": 0, "train_seconds": 0.0, "best_wer": 1e9,
-                          "epoch_rows": 0}
-            self.log("start", params=self.model.num_parameters(), config=asdict(self.model.cfg),
-                     device=str(self.device))
+            self.state = {
+                "step": 0,
+                "epoch": 0,
+                "batch_in_epoch": 0,
+                "train_seconds": 0.0,
+                "best_wer": 1e9,
+                "epoch_rows": 0,
+            }
+            self.log(
+                "start",
+                params=self.model.num_parameters(),
+                config=asdict(self.model.cfg),
+                device=str(self.device),
+            )
 
     def _optimizer(self) -> torch.optim.Optimizer:
         decay = [p for n, p in self.model.named_parameters() if p.ndim >= 2]
         no_decay = [p for n, p in self.model.named_parameters() if p.ndim < 2]
-        return torch.optim.AdamW([{"params": decay, "weight_decay": self.args.weight_decay},
-                                  {"params": no_decay, "weight_decay": 0.0}], lr=self.args.lr, betas=(0.9, 0.98))
+        return torch.optim.AdamW(
+            [
+                {"params": decay, "weight_decay": self.args.weight_decay},
+                {"params": no_decay, "weight_decay": 0.0},
+            ],
+            lr=self.args.lr,
+            betas=(0.9, 0.98),
+        )
 
     def loader(self, rows: list[dict], batches: list[list[int]]) -> DataLoader:
-        return DataLoader(SpeechDataset(rows), batch_sampler=batches, collate_fn=collate,
-                          num_workers=self.args.workers, prefetch_factor=4 if self.args.workers else None,
-                          persistent_workers=False)
+        return DataLoader(
+            SpeechDataset(rows),
+            batch_sampler=batches,
+            collate_fn=collate,
+            num_workers=self.args.workers,
+            prefetch_factor=4 if self.args.workers else None,
+            persistent_workers=False,
+        )
 
     def run(self) -> None:
         from tqdm import tqdm  # noqa: PLC0415
@@ -266,19 +327,35 @@ class Trainer:
             rows = read_manifest(args.data / "train")
             curriculum = s["step"] < args.curriculum_steps
             if curriculum:  # SortaGrad-like start: short utterances only, until CTC finds the acoustics
-                rows = [r for r in rows if r["duration"] <= args.curriculum_seconds
-                        and r.get("snr", 99.0) >= args.curriculum_snr]
+                rows = [
+                    r
+                    for r in rows
+                    if r["duration"] <= args.curriculum_seconds and r.get("snr", 99.0) >= args.curriculum_snr
+                ]
             if s["batch_in_epoch"] and len(rows) != s["epoch_rows"]:
                 s["batch_in_epoch"] = 0  # the manifest grew: this epoch's order no longer exists
             s["epoch_rows"] = len(rows)
             s["train_hours"] = sum(r["duration"] for r in rows) / 3600
             s["train_utterances"] = len(rows)
             batches = duration_batches(rows, args.batch_seconds, args.seed + s["epoch"])
-            self.log("epoch", epoch=s["epoch"], utterances=len(rows), hours=round(s["train_hours"], 2),
-                     batches=len(batches), skip=s["batch_in_epoch"], curriculum=curriculum)
-            todo = batches[s["batch_in_epoch"]:]
-            bar = tqdm(self.loader(rows, todo), total=len(todo), desc=f"epoch {s['epoch']}", file=sys.stderr,
-                       mininterval=30, unit="batch")
+            self.log(
+                "epoch",
+                epoch=s["epoch"],
+                utterances=len(rows),
+                hours=round(s["train_hours"], 2),
+                batches=len(batches),
+                skip=s["batch_in_epoch"],
+                curriculum=curriculum,
+            )
+            todo = batches[s["batch_in_epoch"] :]
+            bar = tqdm(
+                self.loader(rows, todo),
+                total=len(todo),
+                desc=f"epoch {s['epoch']}",
+                file=sys.stderr,
+                mininterval=30,
+                unit="batch",
+            )
             t_window, utts_window, loss_window, chars_window, nats_window = time.monotonic(), 0, [], 0, 0.0
             for batch in bar:
                 loss = self.step(batch, chunk_rng, gen)
@@ -290,11 +367,23 @@ class Trainer:
                 if s["step"] % args.log_every == 0:
                     dt = time.monotonic() - t_window
                     per_char = nats_window / max(1, chars_window)
-                    self.log("train", step=s["step"], epoch=s["epoch"], loss=round(float(np.mean(loss_window)), 4),
-                             loss_per_char=round(per_char, 4),
-                             lr=round(self.opt.param_groups[0]["lr"], 6), utt_per_s=round(utts_window / dt, 2))
+                    self.log(
+                        "train",
+                        step=s["step"],
+                        epoch=s["epoch"],
+                        loss=round(float(np.mean(loss_window)), 4),
+                        loss_per_char=round(per_char, 4),
+                        lr=round(self.opt.param_groups[0]["lr"], 6),
+                        utt_per_s=round(utts_window / dt, 2),
+                    )
                     bar.set_postfix(loss=f"{np.mean(loss_window):.3f}")
-                    t_window, utts_window, loss_window, chars_window, nats_window = time.monotonic(), 0, [], 0, 0.0
+                    t_window, utts_window, loss_window, chars_window, nats_window = (
+                        time.monotonic(),
+                        0,
+                        [],
+                        0,
+                        0.0,
+                    )
                 if s["step"] % args.eval_every == 0:
                     self.evaluate()
                 if self.stop_requested or time.monotonic() - last_save > args.save_minutes * 60:
@@ -340,9 +429,16 @@ class Trainer:
         wer, hyps = word_error_rate(self.model, self.dev_rows, SHIPPED_CHUNK_MS)
         wer_full, _ = word_error_rate(self.model, self.dev_rows[: len(self.dev_rows) // 2], None)
         s["dev_wer"], s["dev_wer_full"] = round(wer, 4), round(wer_full, 4)
-        examples = [{"ref": r["text"], "hyp": h} for r, h in zip(self.dev_rows[:3], hyps[:3])]
-        self.log("dev", step=s["step"], epoch=s["epoch"], wer_stream_320ms=s["dev_wer"], wer_full=s["dev_wer_full"],
-                 seconds=round(time.monotonic() - t0, 1), examples=examples)
+        examples = [{"ref": r["text"], "hyp": h} for r, h in zip(self.dev_rows[:3], hyps[:3], strict=False)]
+        self.log(
+            "dev",
+            step=s["step"],
+            epoch=s["epoch"],
+            wer_stream_320ms=s["dev_wer"],
+            wer_full=s["dev_wer_full"],
+            seconds=round(time.monotonic() - t0, 1),
+            examples=examples,
+        )
         if wer < s["best_wer"]:
             s["best_wer"] = wer
             save_training_state(self.out / "best.pt", self.model, self.opt, s)
@@ -351,9 +447,13 @@ class Trainer:
 def parse_args() -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", type=Path, default=Path("/work/data/asr"))
-    p.add_argument("--out", type=Path, default=Path("/work/runs/asr"), help="run directory (last.pt, best.pt, train.log)")
+    p.add_argument(
+        "--out", type=Path, default=Path("/work/runs/asr"), help="run directory (last.pt, best.pt, train.log)"
+    )
     p.add_argument("--resume", action="store_true", help="continue from OUT/last.pt if it exists")
-    p.add_argument("--export", type=Path, help="write an inference checkpoint from OUT/best.pt (or --from) and exit")
+    p.add_argument(
+        "--export", type=Path, help="write an inference checkpoint from OUT/best.pt (or --from) and exit"
+    )
     p.add_argument("--from", dest="export_from", default="best.pt", help="best.pt or last.pt, for --export")
     p.add_argument("--epochs", type=int, default=100)
     p.add_argument("--batch-seconds", type=float, default=120.0, help="padded audio seconds per batch")
@@ -364,8 +464,12 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--weight-decay", type=float, default=1e-3)
     p.add_argument("--clip", type=float, default=5.0)
     p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--precision", choices=["bf16", "fp32"], default="bf16",
-                   help="bf16 autocast for the forward pass (float32 statistics and loss)")
+    p.add_argument(
+        "--precision",
+        choices=["bf16", "fp32"],
+        default="bf16",
+        help="bf16 autocast for the forward pass (float32 statistics and loss)",
+    )
     p.add_argument("--workers", type=int, default=1, help="DataLoader processes computing features")
     p.add_argument("--cmvn-utts", type=int, default=400)
     p.add_argument("--dev-utts", type=int, default=200)
@@ -373,11 +477,21 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--eval-every", type=int, default=250)
     p.add_argument("--save-minutes", type=float, default=10.0)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--curriculum-steps", type=int, default=3000,
-                   help="until this step: short utterances only, full context, no SpecAugment (leaves the CTC plateau sooner)")
-    p.add_argument("--curriculum-seconds", type=float, default=4.0, help="longest utterance during the curriculum")
-    p.add_argument("--curriculum-snr", type=float, default=20.0,
-                   help="lowest rough SNR (dB, manifest 'snr') during the curriculum")
+    p.add_argument(
+        "--curriculum-steps",
+        type=int,
+        default=3000,
+        help="until this step: short utterances only, full context, no SpecAugment",
+    )
+    p.add_argument(
+        "--curriculum-seconds", type=float, default=4.0, help="longest utterance during the curriculum"
+    )
+    p.add_argument(
+        "--curriculum-snr",
+        type=float,
+        default=20.0,
+        help="lowest rough SNR (dB, manifest 'snr') during the curriculum",
+    )
     for f in fields(ConformerConfig):  # --d_model 144 --n_layers 8 ... (new runs only)
         if f.type in ("int", "float", int, float):
             p.add_argument(f"--{f.name}", type=int if f.type in ("int", int) else float, default=None)

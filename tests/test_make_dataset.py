@@ -25,7 +25,9 @@ def test_clean_sentence_speaks_numbers_as_labelled():
 
 def test_clean_sentence_keeps_written_form_without_digits():
     assert md.clean_sentence("Turn on the kitchen lights, please.") == (
-        "Turn on the kitchen lights, please.", "turn on the kitchen lights please")
+        "Turn on the kitchen lights, please.",
+        "turn on the kitchen lights please",
+    )
 
 
 @pytest.mark.parametrize("bad", ["Call the FBI now please.", "Ask Dr. Smith about it.", "Hi", "x" * 3])
@@ -40,12 +42,16 @@ def test_heldout_voices_never_train():
     assert "flite:awb" in test and "piper:joe" in train
 
 
-@pytest.mark.skipif(not (shutil.which("espeak-ng") and shutil.which("flite")), reason="needs espeak-ng and flite")
+@pytest.mark.skipif(
+    not (shutil.which("espeak-ng") and shutil.which("flite")), reason="needs espeak-ng and flite"
+)
 def test_tiny_shard_is_valid(tmp_path):
     np.savez(tmp_path / "rirs.npz", *md.make_rir_bank(2, seed=0))
-    items = [md.Item("t_0", "espeak:en-us+f3", "turn on the lights", "turn on the lights", 1.0, 0.5),
-             md.Item("t_1", "flite:kal16", "what time is it", "what time is it", 1.1, 0.3),
-             md.Item("t_2", "espeak:en-gb", "set a timer", "set a timer", 0.9, 0.7)]
+    items = [
+        md.Item("t_0", "espeak:en-us+f3", "turn on the lights", "turn on the lights", 1.0, 0.5),
+        md.Item("t_1", "flite:kal16", "what time is it", "what time is it", 1.1, 0.3),
+        md.Item("t_2", "espeak:en-gb", "set a timer", "set a timer", 0.9, 0.7),
+    ]
     assert md.make_shard((tmp_path, "train", 0, items, 0)) == 3
     rows = [json.loads(line) for line in (tmp_path / "train" / "shard_00000.jsonl").open()]
     assert [r["text"] for r in rows] == [i.label for i in items]

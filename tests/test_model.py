@@ -55,8 +55,15 @@ def _stream(model, feats, chunk, left) -> tuple[torch.Tensor, StreamState]:
 
 def test_chunk_mask_worked_example():
     expected = torch.tensor(
-        [[1, 1, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0], [1, 1, 1, 1, 0, 0],
-         [1, 1, 1, 1, 0, 0], [0, 0, 1, 1, 1, 1], [0, 0, 1, 1, 1, 1]], dtype=torch.bool,
+        [
+            [1, 1, 0, 0, 0, 0],
+            [1, 1, 0, 0, 0, 0],
+            [1, 1, 1, 1, 0, 0],
+            [1, 1, 1, 1, 0, 0],
+            [0, 0, 1, 1, 1, 1],
+            [0, 0, 1, 1, 1, 1],
+        ],
+        dtype=torch.bool,
     )
     assert torch.equal(chunk_attention_mask(6, 2, 1), expected)
 

@@ -7,27 +7,30 @@ import pytest
 from assistant.asr.text import BLANK, VOCAB, decode, encode, normalize
 
 
-@pytest.mark.parametrize(("written", "spoken"), [
-    ("Hello, World!", "hello world"),
-    ("Set a timer for 25 minutes.", "set a timer for twenty five minutes"),
-    ("Wake me up at 7:30 am", "wake me up at seven thirty a m"),
-    ("Meet at 9:05", "meet at nine oh five"),
-    ("It's 10:00.", "it's ten o'clock"),
-    ("That costs $5.99", "that costs five dollars and ninety nine cents"),
-    ("$1", "one dollar"),
-    ("the 2nd and 23rd of May", "the second and twenty third of may"),
-    ("Pi is 3.14", "pi is three point one four"),
-    ("Born in 1984", "born in nineteen eighty four"),
-    ("50% off", "fifty percent off"),
-    ("rock & roll", "rock and roll"),
-    ("1,000 people", "one thousand people"),
-    ("Don't stop", "don't stop"),
-    ("'quoted' words", "quoted words"),
-    ("It’s fine", "it's fine"),
-    ("Café déjà vu", "cafe deja vu"),
-    ("well-known   spaces\n", "well known spaces"),
-    ("", ""),
-])
+@pytest.mark.parametrize(
+    ("written", "spoken"),
+    [
+        ("Hello, World!", "hello world"),
+        ("Set a timer for 25 minutes.", "set a timer for twenty five minutes"),
+        ("Wake me up at 7:30 am", "wake me up at seven thirty a m"),
+        ("Meet at 9:05", "meet at nine oh five"),
+        ("It's 10:00.", "it's ten o'clock"),
+        ("That costs $5.99", "that costs five dollars and ninety nine cents"),
+        ("$1", "one dollar"),
+        ("the 2nd and 23rd of May", "the second and twenty third of may"),
+        ("Pi is 3.14", "pi is three point one four"),
+        ("Born in 1984", "born in nineteen eighty four"),
+        ("50% off", "fifty percent off"),
+        ("rock & roll", "rock and roll"),
+        ("1,000 people", "one thousand people"),
+        ("Don't stop", "don't stop"),
+        ("'quoted' words", "quoted words"),
+        ("It’s fine", "it's fine"),
+        ("Café déjà vu", "cafe deja vu"),
+        ("well-known   spaces\n", "well known spaces"),
+        ("", ""),
+    ],
+)
 def test_normalize(written, spoken):
     assert normalize(written) == spoken
 

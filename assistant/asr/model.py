@@ -288,8 +288,12 @@ class FeedForward(nn.Module):
         super().__init__()
         hidden = cfg.ff_mult * cfg.d_model
         self.net = nn.Sequential(
-            nn.LayerNorm(cfg.d_model), nn.Linear(cfg.d_model, hidden), nn.SiLU(), nn.Dropout(cfg.dropout),
-            nn.Linear(hidden, cfg.d_model), nn.Dropout(cfg.dropout),
+            nn.LayerNorm(cfg.d_model),
+            nn.Linear(cfg.d_model, hidden),
+            nn.SiLU(),
+            nn.Dropout(cfg.dropout),
+            nn.Linear(hidden, cfg.d_model),
+            nn.Dropout(cfg.dropout),
         )
 
     def forward(self, x: Tensor) -> Tensor:
