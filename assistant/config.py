@@ -57,7 +57,8 @@ class Section(BaseModel):
 class AudioConfig(Section):
     input_device: Device = ""
     output_device: Device = ""
-    block_ms: int = Field(10, ge=5, le=200)
+    block_ms: int = Field(20, ge=5, le=200)
+    capture_block_ms: int = Field(10, ge=5, le=200)
     reopen_initial_s: float = Field(0.5, gt=0, le=60)
     reopen_max_s: float = Field(8.0, gt=0, le=600)
 

@@ -147,7 +147,7 @@ def test_resampler_keeps_pitch_and_gives_evenly_spaced_frames():
 def test_capture_hears_the_virtual_microphone_at_16k(pulse, espeak_wav):
     wav = espeak_wav("Testing the microphone, one two three.")
     frames: list[tuple[np.ndarray, int]] = []
-    with Capture(AudioConfig(input_device="pulse", block_ms=20), lambda f, t: frames.append((f, t))):
+    with Capture(AudioConfig(input_device="pulse", capture_block_ms=20), lambda f, t: frames.append((f, t))):
         time.sleep(0.2)
         played_at = time.perf_counter_ns()
         pulse.play_into_mic(wav)

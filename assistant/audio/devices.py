@@ -398,8 +398,8 @@ class Resampler16k:
 class Capture:
     """Microphone frames at 16 kHz, delivered to `on_frames(samples, t_first_ns)` from a worker thread.
 
-    The device opens at its native default rate, mono; each `block_ms` block goes through
-    `Resampler16k` and comes out as frames of exactly `block_ms` at 16 kHz (160 samples for 10 ms).
+    The device opens at its native default rate, mono; each `capture_block_ms` block goes through
+    `Resampler16k` and comes out as frames of exactly `capture_block_ms` at 16 kHz (160 samples for 10 ms).
     `t_first_ns` estimates, on the perf_counter_ns() clock, when the frame's first sample was
     captured. If the device fails or goes silent for `STALL_S` (unplugged, server restarted), it is
     reported through `on_error(message)` and the log, then reopened after `reopen_initial_s`, doubling
@@ -508,7 +508,7 @@ class Capture:
                 samplerate=rate,
                 channels=1,
                 dtype="float32",
-                blocksize=max(1, rate * self.cfg.block_ms // 1000),
+                blocksize=max(1, rate * self.cfg.capture_block_ms // 1000),
                 latency="low",
                 callback=lambda indata, frames, t, status: self._callback(generation, indata, frames, t),
                 finished_callback=lambda: self._blocks.put((generation, None, 0)),
@@ -519,7 +519,7 @@ class Capture:
                 stream.close(ignore_errors=True)
             raise AudioDeviceError(f"cannot open input device {self._name()!r}: {err}") from None
         self._stream = stream
-        return Resampler16k(rate, CAPTURE_RATE * self.cfg.block_ms // 1000)
+        return Resampler16k(rate, CAPTURE_RATE * self.cfg.capture_block_ms // 1000)
 
     def _callback(self, generation: int, indata: np.ndarray, frames: int, t) -> None:
         now_ns = time.perf_counter_ns()
