@@ -418,7 +418,10 @@ async def main_async(args) -> str:
     try:
         pulse.start()
         conftest._refresh_portaudio()
-        rows = [await bench_mode(pulse, root, mode, args) for mode in args.modes.split(",")]
+        rows = []
+        for mode in args.modes.split(","):
+            rows.append(await bench_mode(pulse, root, mode, args))
+            print(table(rows[-1:], args), flush=True)  # each mode's row as soon as it is measured
     finally:
         pulse.stop()
         shutil.rmtree(root, ignore_errors=True)

@@ -203,6 +203,9 @@ def test_a_cough_during_the_answer_does_not_cut_it(bench, looped, asr_checkpoint
 # --- (d) many rapid barge-ins --------------------------------------------------------------------------
 
 
+RAPID = 100  # barge-ins in a row, as the issue asks
+
+
 @pytest.mark.slow
 def test_rapid_barge_ins_leave_nothing_behind(bench, looped, asr_checkpoint, voices, tmp_path):
     cfg = bench.make_config(tmp_path, "webrtc", asr_checkpoint, max_tokens=60)
@@ -210,7 +213,7 @@ def test_rapid_barge_ins_leave_nothing_behind(bench, looped, asr_checkpoint, voi
 
     async def body(live):
         looped.loopback(True, TALK_VOLUME)
-        results = await bench.barge_ins(live, looped, voices["questions"], 20, delay=(0.1, 1.0))
+        results = await bench.barge_ins(live, looped, voices["questions"], RAPID, delay=(0.1, 1.0))
         await answered(live, results[-1].turn)
         return results
 
@@ -219,10 +222,10 @@ def test_rapid_barge_ins_leave_nothing_behind(bench, looped, asr_checkpoint, voi
         return results, [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
 
     results, tasks = asyncio.run(main())
-    assert len(results) == 20 and tasks == []
+    assert len(results) == RAPID and tasks == []
     assert wait_threads(threads_before), f"threads left: {[t.name for t in threading.enumerate()]}"
     assert_consistent(stored(cfg), bench.latency_log(cfg))
-    assert sum(bool(r.turn.interrupted) for r in results) >= 15  # most barge-ins interrupted their turn
+    assert sum(bool(r.turn.interrupted) for r in results) >= 0.75 * RAPID  # most interrupted their turn
 
 
 def wait_threads(count: int, timeout: float = 5.0) -> bool:
