@@ -305,8 +305,8 @@ def live_session(pulse, espeak_wav, tmp_path_factory) -> Session:
         app.kill()
 
 
-# The shipped checkpoint is early in its training (test_synth WER 92.5%, models/asr/MODEL_CARD.md): it
-# spells the questions roughly ("whatis the kaitle of franc") but gets most words wrong. Strict, so
+# The shipped checkpoint is early in its training (test_synth WER 90.1%, models/asr/MODEL_CARD.md): it
+# spells the questions roughly ("whatis the caitle of france") but gets most words wrong. Strict, so
 # these fail the moment a checkpoint that recognizes the questions lands, and then this marker goes.
 RECOGNIZER_NOT_TRAINED = pytest.mark.xfail(
     strict=True, reason="shipped recognizer checkpoint still gets most words wrong (issue 4)"
