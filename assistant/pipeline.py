@@ -45,6 +45,9 @@ from assistant.tts import ClauseSplitter, PiperTts
 log = logging.getLogger(__name__)
 
 FIRST_AUDIO_WAIT_S = 5.0  # the LLM's longest pause for the first clause's synthesis
+# A barge-in confirms within min_speech_ms + 400 ms of the hold (bargein.py); a hold that lasts this
+# long is a listener that stopped hearing (a stalled microphone), and the answer must not hang on it.
+MAX_HOLD_S = 3.0
 
 
 class Observer(Protocol):
@@ -205,7 +208,12 @@ class PlaybackStage(Stage):
                 return
             played = getattr(getattr(self.sink, "last", None), "played", None)
             start = 0 if played is None else resume_point(frame.samples, start + played, frame.sample_rate)
+            held_until = time.monotonic() + MAX_HOLD_S
             while hold.is_set() and not turn.cancel.is_set():
+                if time.monotonic() > held_until:
+                    log.warning("playback held for %.0f s without a barge-in; going on", MAX_HOLD_S)
+                    hold.clear()
+                    break
                 await asyncio.sleep(0.01)
 
 

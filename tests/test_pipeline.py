@@ -191,3 +191,33 @@ def test_the_llm_pauses_while_the_first_clause_is_synthesized(tmp_path):
     during = [t for t in seen.times if start < t < end]
     assert len(during) <= 1, f"{len(during)} pieces generated during the first clause's synthesis"
     assert any(t > end for t in seen.times), "the answer went on after the first clause"
+
+
+class _HoldingSink(_InstantSink):
+    """Stops at a hold like the device player does (`cancel` is set by the turn's cancel or the
+    pipeline's hold): returns False with nothing played."""
+
+    def __init__(self):
+        self.held = 0
+
+    def play(self, samples, rate, cancel) -> bool:
+        if cancel.is_set():
+            self.held += 1
+            return False
+        return super().play(samples, rate, cancel)
+
+
+def test_a_hold_nobody_releases_does_not_hang_the_answer(tmp_path):
+    """A listener that stops hearing mid-hold (a stalled microphone) must not freeze the reply."""
+    cfg = _config(tmp_path, max_answer_tokens=16)
+    sink = _HoldingSink()
+
+    async def body(pipe):
+        pipe.hold.set()  # as if the listener held playback, then went deaf
+        started = time.monotonic()
+        turn = await asyncio.wait_for(pipe.ask("Say hello."), 30)
+        return turn, time.monotonic() - started
+
+    turn, took = asyncio.run(_session(cfg, body, sink=sink))
+    assert sink.held == 1 and turn.played_clauses and not turn.interrupted
+    assert pipeline_mod.MAX_HOLD_S <= took < pipeline_mod.MAX_HOLD_S + 10
