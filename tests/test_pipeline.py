@@ -110,19 +110,25 @@ def test_interrupt_stops_sound_and_stores_the_clipped_reply(tmp_path, pulse):
     assert after.answer_text.strip()
 
 
-class _BrokenSink:
+class _InstantSink:
+    first_sample_ns = None
+
+    def play(self, samples, rate, cancel) -> bool:
+        self.first_sample_ns = time.perf_counter_ns()
+        return True
+
+
+class _BrokenSink(_InstantSink):
     """A speaker that fails on the first clause of the second turn, as a vanished device would."""
 
     def __init__(self):
-        self.first_sample_ns = None
         self.calls = 0
 
     def play(self, samples, rate, cancel) -> bool:
         self.calls += 1
         if self.calls == 2:
             raise RuntimeError("device vanished")
-        self.first_sample_ns = time.perf_counter_ns()
-        return True
+        return super().play(samples, rate, cancel)
 
 
 def test_a_crash_during_a_turn_keeps_completed_turns_and_goes_on(tmp_path):
@@ -167,14 +173,6 @@ class _PieceTimes(pipeline_mod.QuietObserver):
 
     def answer_piece(self, turn, text: str) -> None:
         self.times.append(time.perf_counter_ns())
-
-
-class _InstantSink:
-    first_sample_ns = None
-
-    def play(self, samples, rate, cancel) -> bool:
-        self.first_sample_ns = time.perf_counter_ns()
-        return True
 
 
 def test_the_llm_pauses_while_the_first_clause_is_synthesized(tmp_path):
