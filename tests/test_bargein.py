@@ -166,15 +166,19 @@ def test_a_question_mid_answer_stops_playback_and_is_answered(
     assert None not in latencies, f"playback did not stop: {latencies}"
     assert max(latencies) <= STOP_MS, latencies
     turns = stored(cfg)
-    assert [t.role for t in turns] == ["user", "assistant"] * 4
-    for result, (question, reply) in zip(results, zip(turns[0::2], turns[1::2], strict=True), strict=False):
-        assert result.turn.interrupted and reply.interrupted
+    assert [t.role for t in turns] == ["user", "assistant"] * (len(turns) // 2)
+    pairs = list(zip(turns[0::2], turns[1::2], strict=True))
+    # An answer that ends before the barge-in is due (a short one) is retried with the next question,
+    # so there may be more than 3 + 1 pairs; exactly the interrupted ones are cut and marked.
+    cut = [(question, reply) for question, reply in pairs if reply.interrupted]
+    assert len(cut) == len(results) == 3
+    for result, (question, reply) in zip(results, cut, strict=True):
+        assert result.turn.interrupted and question.text == result.turn.user_text.strip()
         assert reply.text == " ".join(result.turn.played_clauses).strip()  # what was heard, no more
         assert len(reply.text) < len(result.turn.answer_text.strip())
-        assert question.text
-    question, answer = turns[-2:]
+    question, answer = pairs[-1]
     assert question.text and answer.text and not answer.interrupted  # the last question was answered
-    assert [r["interrupted"] for r in bench.latency_log(cfg)] == [True, True, True, False]
+    assert [r["interrupted"] for r in bench.latency_log(cfg)] == [reply.interrupted for _, reply in pairs]
 
 
 # --- (c) a cough does not cut the reply --------------------------------------------------------------
