@@ -4,7 +4,7 @@ While a turn is being answered (thinking or speaking), per 20 ms block after the
 1. voice may be starting (a frame webrtcvad calls voiced, through the echo gate below: HOLD_FRAMES
    in the endpointer's 100 ms smoothing window, the newest among them)
                                                      → hold playback: the player checks the hold
-   between its 20 ms blocks and aborts the stream, dropping what the device buffered;
+   every 5 ms and aborts its stream, dropping what the device buffered, then starts it again;
 2. the voice lasts `[bargein] min_speech_ms` from its onset and goes on AFTER_HOLD_MS after the hold
                                                      → interrupt the turn: LLM, TTS and playback are
    cancelled, memory keeps the reply clipped to the clauses played (marked interrupted), and the
@@ -24,8 +24,9 @@ that failed to load) all of the echo is there, and AEC3 needs ~2 s to converge (
 mechanism covers all of these cases, so `converged` is not consulted:
 
 - The echo gate (`EchoEstimate`), on whenever something is audible from the speaker: the player
-  hands every block it writes to `reference()` (echo canceller and gate), stamped by sample count
-  from the first write, about the output latency before it sounds. A frame of what the endpointer
+  hands every block its running stream plays, silence too, to `reference()` (echo canceller and
+  gate), stamped by the stream's sample count, so the delay to the echo stays fixed (see
+  `audio.devices.Player`). A frame of what the endpointer
   hears counts as voiced only `[bargein] speaking_threshold_db` above the echo estimate
 
       estimate(t) = loudest reference block stamped in [t - ECHO_TAIL_MS - echo_delay_ms, t]
@@ -35,8 +36,11 @@ mechanism covers all of these cases, so `converged` is not consulted:
   for a loopback at volume 1.0 with the canceller off, -40 to -55 dB once AEC3 has converged; it
   follows AEC3 as it adapts, starts at 0 dB, and is learnt apart for the first START_MS of each
   clause, where AEC3 leaks more. The user's voice is kept out of what is learnt. After a hold that
-  ended as a blip the gate is BLIP_PENALTY_DB higher for BLIP_PENALTY_MS, so an echo burst that held
-  playback once does not hold it again and again as playback resumes.
+  ended as a blip, the coupling is taken as at least RESUME_COUPLING_DB for RESUME_MS: a hold aborts
+  the output stream (that is what stops the sound within a block), and for a few hundred ms after it
+  starts again AEC3 lets the echo through at up to ~8 dB below what plays (measured on the tests'
+  loopback), far above anything learnt from clause starts in a running stream. Without this floor,
+  each resume held playback again, and a clause could be held, rewound and resumed for minutes.
 - The hold is its own check: it stops playback, so the echo dies out within the echo tail. Voice that
   goes on AFTER_HOLD_MS after the hold cannot be the assistant's; residual echo that slipped through
   the gate ends as a blip, and the hold is released. ECHO_TAIL_MS and AFTER_HOLD_MS leave room for
@@ -76,8 +80,8 @@ LEARN_DELAY_MS = 300  # ms a frame waits before it is learnt; a hold in between 
 LEARN_PAUSE_MS = 2000  # ms after a hold starts or ends in which nothing is learnt: the user may be talking
 HOLD_FRAMES = 1  # voiced frames in the endpointer's smoothing window (the newest one voiced) that hold
 RELEASE_MS = 300  # ms without voice in a confirmed utterance that end a hold that did not interrupt
-BLIP_PENALTY_DB = 10.0  # dB the gate rises by after a hold that ended as a blip ...
-BLIP_PENALTY_MS = 1000  # ... for this long: one echo burst that held playback does not hold it again
+RESUME_COUPLING_DB = -10.0  # dB: the least coupling assumed after a hold that ended as a blip ...
+RESUME_MS = 2500  # ... for this long: the restarted stream's echo leaks through AEC3 meanwhile
 AFTER_HOLD_MS = 400  # ms voice must go on after the hold stopped playback: the echo is gone by then
 PAUSE_MS = 100  # ms without audible reference after which sound starts a new START_MS phase ...
 START_MS = 500  # ... in which the echo estimate is learnt and applied apart (AEC3 leaks more there)
@@ -182,7 +186,7 @@ class BargeIn:
         self.onset_ns: int | None = None  # speech that started while the assistant was answering
         self.hold_ns: int | None = None  # mic time of the block that last held playback
         self.interrupted = None  # the turn this utterance interrupted once confirmed (False: none was left)
-        self.penalty_until_ns = 0  # mic time until which the gate is raised after a blip
+        self.resumed_until_ns = 0  # mic time until which RESUME_COUPLING_DB holds after a blip
         self.learn_after_ns = 0  # mic time from which the echo estimate may learn again after a hold
 
     def reference(self, samples: np.ndarray, t_ns: int) -> None:
@@ -199,9 +203,11 @@ class BargeIn:
         alone = self.endpointer.state is State.SILENCE and not self.pipe.hold.is_set()
         if alone and t_ns >= self.learn_after_ns:
             self.estimate.learn(level_db(samples), played, t_ns)
-        penalty = BLIP_PENALTY_DB if t_ns < self.penalty_until_ns else 0.0
-        self.endpointer.set_gate(self.cfg.speaking_threshold_db + penalty)
-        self.endpointer.set_reference_level(played + self.estimate.coupling(t_ns))
+        coupling = self.estimate.coupling(t_ns)
+        if t_ns < self.resumed_until_ns:
+            coupling = max(coupling, RESUME_COUPLING_DB)
+        self.endpointer.set_gate(self.cfg.speaking_threshold_db)
+        self.endpointer.set_reference_level(played + coupling)
 
     def speech_started(self, onset_ns: int) -> None:
         if self.cfg.enabled and (self.pipe.busy or self.pipe.hold.is_set()):
@@ -220,7 +226,7 @@ class BargeIn:
             self.learn_after_ns = t_ns + LEARN_PAUSE_MS * MS
         elif not voice and hold.is_set():
             hold.clear()  # a blip: playback goes on
-            self.penalty_until_ns = t_ns + BLIP_PENALTY_MS * MS
+            self.resumed_until_ns = t_ns + RESUME_MS * MS
             self.learn_after_ns = t_ns + LEARN_PAUSE_MS * MS
         if self._confirmed():
             self.interrupted = await self.pipe.interrupt() or False

@@ -181,8 +181,8 @@ def _cmd_say(args) -> int:
         return 0
     import threading
 
-    player = Player(cfg.audio)
-    player.play(audio, tts.sample_rate, threading.Event())
+    with Player(cfg.audio) as player:
+        player.play(audio, tts.sample_rate, threading.Event())
     return 0
 
 

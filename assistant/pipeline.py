@@ -207,7 +207,10 @@ class PlaybackStage(Stage):
                 turn.played_clauses.append(frame.text)
                 return
             played = getattr(getattr(self.sink, "last", None), "played", None)
-            start = 0 if played is None else resume_point(frame.samples, start + played, frame.sample_rate)
+            if played is None:
+                start = 0
+            else:  # never before this attempt's start: holds that keep coming must not loop forever
+                start = resume_point(frame.samples, start + played, frame.sample_rate, floor=start)
             held_until = time.monotonic() + MAX_HOLD_S
             while hold.is_set() and not turn.cancel.is_set():
                 if time.monotonic() > held_until:
@@ -220,12 +223,12 @@ class PlaybackStage(Stage):
 REWIND_S = 0.15  # s before a cut searched for a pause to go on from
 
 
-def resume_point(samples: np.ndarray, cut: int, rate: int, back_s: float = REWIND_S) -> int:
+def resume_point(samples: np.ndarray, cut: int, rate: int, back_s: float = REWIND_S, floor: int = 0) -> int:
     """Where a clause cut at sample `cut` goes on: the start of the quietest 10 ms in the `back_s`
-    before the cut (a gap between words, so the word that was cut is heard again whole).
-    resume_point(np.r_[np.ones(300), np.zeros(100), np.ones(600)], 420, 1000) → 300."""
+    before the cut (a gap between words, so the word that was cut is heard again whole), not before
+    `floor`. resume_point(np.r_[np.ones(300), np.zeros(100), np.ones(600)], 420, 1000) → 300."""
     frame = max(1, rate // 100)
-    lo = max(0, cut - int(back_s * rate))
+    lo = max(floor, cut - int(back_s * rate))
     n = (cut - lo) // frame
     if n == 0:
         return lo
@@ -401,6 +404,9 @@ class Pipeline:
         if self._memory_thread is not None:
             await asyncio.get_running_loop().run_in_executor(self._memory_thread, self.memory.close)
             self._memory_thread.shutdown(wait=True)
+        close = getattr(self.sink, "close", None)
+        if close is not None:
+            close()  # a player's output stream runs until closed
 
 
 def create(config: Config, *, speak: bool = True, sink: Sink | None = None, observer: Observer | None = None):

@@ -313,15 +313,22 @@ def test_resume_point_is_the_last_pause_before_the_cut():
     samples = np.r_[np.ones(300), np.zeros(100), np.ones(600)].astype(np.float32)
     assert resume_point(samples, 420, 1000) == 300  # back to the gap
     assert resume_point(samples, 5, 1000) == 0
+    assert resume_point(samples, 420, 1000, floor=350) == 350  # never back before where it went on
 
 
-def test_echo_reference_is_stamped_by_sample_count_and_slips_with_an_underrun(monkeypatch):
+def test_player_stamps_the_reference_by_sample_count_and_slips_with_an_underrun(monkeypatch):
     from assistant.audio import devices
 
-    clock = iter([0, 1_000_000, 2_000_000, 500_000_000])  # three quick writes, then a late one
+    clock = iter([0, 1_000_000, 2_000_000, 500_000_000])  # three quick callbacks, then a late one
     monkeypatch.setattr(devices, "time", SimpleNamespace(perf_counter_ns=lambda: T + next(clock)))
     got = []
-    ref = devices._EchoReference(lambda x, t: got.append((len(x), t - T)), np.zeros(16000, np.float32), 16000)
-    for offset in (0, 320, 640, 960):
-        ref.written(offset, 320)
-    assert got == [(320, 0), (320, 20 * MS), (320, 40 * MS), (320, 500 * MS)]
+    player = devices.Player(devices.AudioConfig(), reference=lambda x, t: got.append((x.copy(), t - T)))
+    player._stream_rate = 16000
+    tone = np.full(500, 0.5, np.float32)
+    player._piece = piece = devices._Piece(tone, tone)
+    out = np.ones((320, 1), np.float32)
+    for underflow in (False, False, False, True):
+        player._callback(out, 320, None, SimpleNamespace(output_underflow=underflow))
+    assert [t for _, t in got] == [0, 20 * MS, 40 * MS, 500 * MS]  # by count; the underflow slipped
+    assert [float(x.sum()) for x, _ in got] == [160.0, 90.0, 0.0, 0.0]  # the piece, then silence
+    assert np.all(out == 0) and piece.pos == 500 and piece.end_ns == T + 1_000_000

@@ -124,6 +124,11 @@ def test_player_reports_a_device_that_dies_mid_play_and_recovers(pulse):
         player.play(tone, 22050)
     restart.join()
     assert player.play(tone[:2205], 22050)  # reopened on the new server
+    pulse.restart()  # now while the stream runs silent between pieces
+    start = time.perf_counter_ns()
+    assert player.play(tone[:22050], 22050)  # reopened again
+    player.close()
+    assert rms(pulse.speaker.since(start)) > 0.1
 
 
 # --- capture -------------------------------------------------------------------------------------

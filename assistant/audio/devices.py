@@ -1,8 +1,9 @@
 """Sound devices through sounddevice (PortAudio): listing, choosing, playback and capture.
 
-`Player.play` blocks while it writes and returns early when cancelled; `Capture` runs PortAudio's
-callback thread plus one worker thread that resamples to 16 kHz, delivers frames and reopens a failed
-device with exponential back-off. Both are synchronous; the pipeline wraps them in its stages.
+`Player.play` hands a piece to a running output stream, blocks until it has played and returns early
+when cancelled; `Capture` runs PortAudio's callback thread plus one worker thread that resamples to
+16 kHz, delivers frames and reopens a failed device with exponential back-off. Both are synchronous;
+the pipeline wraps them in its stages.
 
 Resampling. Capture runs at the device's native rate (44.1/48 kHz) and streams through
 python-soxr's `ResampleStream`, which keeps the filter state across blocks: per-block
@@ -29,7 +30,8 @@ from assistant.config import AudioConfig
 
 CAPTURE_RATE = 16_000  # Hz: what Capture delivers (the recognizer's and the VAD's rate)
 REFERENCE_RATE = CAPTURE_RATE  # Hz: the echo canceller works on the capture side's rate
-STALL_S = 1.0  # s without a captured block before the input device counts as failed ...
+NS_PER_S = 1_000_000_000
+STALL_S = 1.0  # s without a captured block (or a played one) before a device counts as failed ...
 FIRST_BLOCK_S = 3.0  # ... or without its first block after opening (some devices start slowly)
 
 log = logging.getLogger(__name__)
@@ -153,15 +155,35 @@ class Playback:
 
 
 MIN_OUTPUT_LATENCY_S = 0.03  # s of output buffer at least; a stop drops it, so it costs no stop latency
+POLL_S = 0.005  # s between play()'s looks at cancel and at the stream
+
+
+@dataclass
+class _Piece:
+    """What play() hands the callback: the piece at the stream's rate and at the reference rate."""
+
+    out: np.ndarray  # (n,) float32 at the stream's rate
+    ref: np.ndarray  # (≈ n * 16000 / rate,) float32, resampled once for the whole piece
+    pos: int = 0  # samples of `out` handed to PortAudio so far
+    first_ns: int | None = None  # perf_counter_ns() of the callback that took the first samples
+    end_ns: int | None = None  # ... and of the one that took the last
 
 
 class Player:
-    """Blocking playback on the configured output device.
+    """Playback on the configured output device through one stream that runs, silent between
+    pieces, from the first piece until `close()`.
 
-    `play()` writes `block_ms` blocks, checks `cancel` between blocks and, when it is set, aborts the
-    stream (dropping what PortAudio and the server have buffered), so the sound stops within about one
-    block. The stream stays open between pieces (stopped, so nothing underflows) and opens at the
-    piece's rate when the device accepts it, else at the device's default rate with resampling.
+    Why one running stream: the echo canceller (AEC3) learns the delay from the reference we hand it
+    to the echo in the microphone. A stream started for every clause sounds its first block 5-40 ms
+    earlier or later each time (measured through the tests' loopback), and AEC3 lets the echo through,
+    up to 0 dB, until it has learnt the new delay: at every clause start (a 5 ms shift suffices
+    offline). A running stream keeps the delay fixed, so each block's reference is stamped by the
+    stream's sample count from its first callback.
+
+    `play()` hands the piece to the stream's callback and waits until it has played out; when `cancel`
+    is set it aborts the stream (dropping what PortAudio and the server have buffered, so the sound
+    stops within about a block), starts it again and returns False. The stream opens at the piece's
+    rate when the device accepts it, else at the device's default rate with resampling.
     """
 
     def __init__(
@@ -172,17 +194,23 @@ class Player:
     ):
         self.cfg = cfg
         self.on_first_block = on_first_block
-        # The echo canceller's far end: each block at 16 kHz with the time it was written.
+        # The echo canceller's far end: every block played (silence too) at 16 kHz with its stamp.
         self.reference = reference
         self.last: Playback | None = None
         self.first_sample_ns: int | None = None  # of the last play(), = self.last.first_sample_ns
         self._stream: sd.OutputStream | None = None
         self._stream_rate = 0
         self._piece_rate = 0
-        self._buffer_frames = 0
         self._device: int | None = None
         self._resolved = False
         self._name = "default"
+        self._lock = threading.Lock()  # the piece and the clock, between play() and the callback
+        self._piece: _Piece | None = None
+        self._clock = 0  # samples handed to PortAudio since the stream (re)started
+        self._base_ns: int | None = None  # stamp of sample 0 of the clock
+        self._failure: str | None = None  # what went wrong in the callback
+        self._callback_ns = 0  # perf_counter_ns() of the last callback since the stream (re)started
+        self._started_ns = 0  # ... and of that (re)start
 
     def start(self, rate: int | None = None) -> Player:
         """Resolve the device (DeviceNotFoundError for a bad name) and, given the rate of the audio to
@@ -206,49 +234,109 @@ class Player:
     def play(self, samples: np.ndarray, rate: int, cancel: threading.Event | None = None) -> bool:
         """Play mono float32 ([-1, 1]) or int16 `samples` at `rate` Hz; block until the sound has
         played out. Returns False when `cancel` was set first. `self.last` says how much was heard and
-        when the first block was written. Raises AudioDeviceError if the device fails."""
+        when the first block was handed over. Raises AudioDeviceError if the device fails."""
         audio = _as_float32(samples)
         self.last = result = Playback(rate=rate, total=len(audio))
         self.first_sample_ns = None
         stream = self._open(rate)
         out = _resample(audio, rate, self._stream_rate)
-        block = max(1, self._stream_rate * self.cfg.block_ms // 1000)
-        # Silence after the piece pushes its tail through the buffers before stop() drops them.
-        out = np.concatenate([out, np.zeros(self._buffer_frames + block, np.float32)])
-        reference = _EchoReference(self.reference, out, self._stream_rate)
-        written = 0
+        piece = _Piece(out, _resample(out, self._stream_rate, REFERENCE_RATE) if self.reference else out)
+        latency_ns = round(stream.latency * 1e9)
+        with self._lock:
+            self._piece = piece
         try:
-            stream.start()
-            for offset in range(0, len(out), block):
+            while True:
+                if piece.first_ns is not None and result.first_sample_ns is None:
+                    self._mark_first(result, piece.first_ns)
                 if cancel is not None and cancel.is_set():
-                    stream.abort()
-                    reference.stopped()
-                    result.played = self._heard(written, result)
+                    self._stop_now(stream, piece)
+                    result.played = self._heard(piece, result, stream)
                     return False
-                stream.write(out[offset : offset + block])
-                reference.written(offset, block)
-                written += min(block, len(out) - offset)
-                if result.first_sample_ns is None:
-                    self._mark_first(result)
-            stream.stop()
+                if self._failure is not None or not stream.active:
+                    raise sd.PortAudioError(self._failure or "the stream stopped")
+                if self._stalled():
+                    raise sd.PortAudioError("the stream stopped taking audio")
+                if piece.end_ns is not None and time.perf_counter_ns() >= piece.end_ns + latency_ns:
+                    break
+                if cancel is not None and hasattr(cancel, "wait"):
+                    cancel.wait(POLL_S)
+                else:
+                    time.sleep(POLL_S)
         except sd.PortAudioError as err:
             self.close()
             raise AudioDeviceError(f"output device {self._name!r} failed during playback: {err}") from None
+        finally:
+            with self._lock:
+                if self._piece is piece:
+                    self._piece = None
         result.played, result.completed = result.total, True
         return True
 
-    def _mark_first(self, result: Playback) -> None:
-        result.first_sample_ns = self.first_sample_ns = time.perf_counter_ns()
+    def _mark_first(self, result: Playback, t_ns: int) -> None:
+        result.first_sample_ns = self.first_sample_ns = t_ns
         if self.on_first_block is not None:
-            self.on_first_block(result.first_sample_ns)
+            self.on_first_block(t_ns)
 
-    def _heard(self, written: int, result: Playback) -> int:
+    def _stop_now(self, stream: sd.OutputStream, piece: _Piece) -> None:
+        """Silence at once: abort drops what is buffered; the stream starts again, re-stamped."""
+        with self._lock:
+            self._piece = None
+        stream.abort()
+        if self.reference is not None:
+            self.reference(np.zeros(0, np.float32), time.perf_counter_ns())  # playback stopped here
+        with self._lock:
+            self._clock, self._base_ns = 0, None
+        self._started_ns, self._callback_ns = time.perf_counter_ns(), 0
+        stream.start()
+
+    def _stalled(self) -> bool:
+        """No callback for STALL_S (FIRST_BLOCK_S after a start): the device is gone."""
+        if self._callback_ns:
+            return time.perf_counter_ns() - self._callback_ns > STALL_S * NS_PER_S
+        return time.perf_counter_ns() - self._started_ns > FIRST_BLOCK_S * NS_PER_S
+
+    def _heard(self, piece: _Piece, result: Playback, stream: sd.OutputStream) -> int:
         """Samples of the piece (at its rate) that left the buffers before the abort."""
-        out_frames = max(0, written - self._buffer_frames)
-        return min(result.total, round(out_frames * result.rate / self._stream_rate))
+        buffered = round(stream.latency * self._stream_rate)
+        return min(result.total, round(max(0, piece.pos - buffered) * result.rate / self._stream_rate))
+
+    def _callback(self, outdata: np.ndarray, frames: int, _time, status) -> None:
+        """PortAudio's thread: the next samples of the piece (silence when there is none) and their
+        reference, stamped by the clock (re-anchored after an underflow: the sound slipped)."""
+        try:
+            now = self._callback_ns = time.perf_counter_ns()
+            with self._lock:
+                if self._base_ns is None or status.output_underflow:
+                    self._base_ns = now - self._clock * NS_PER_S // self._stream_rate
+                stamp = self._base_ns + self._clock * NS_PER_S // self._stream_rate
+                ref_len = ((self._clock + frames) * REFERENCE_RATE // self._stream_rate) - (
+                    self._clock * REFERENCE_RATE // self._stream_rate
+                )
+                self._clock += frames
+                piece, n, ref = self._piece, 0, None
+                if piece is not None and piece.pos < len(piece.out):
+                    start = piece.pos
+                    n = min(frames, len(piece.out) - start)
+                    outdata[:n, 0] = piece.out[start : start + n]
+                    piece.pos += n
+                    r0 = start * REFERENCE_RATE // self._stream_rate
+                    ref = piece.ref[r0 : r0 + ref_len]
+                    if piece.first_ns is None:
+                        piece.first_ns = now
+                    if piece.pos >= len(piece.out):
+                        piece.end_ns = now
+            outdata[n:, 0] = 0.0
+            if self.reference is not None:
+                block = np.zeros(ref_len, np.float32)
+                if ref is not None:
+                    block[: len(ref)] = ref
+                self.reference(block, stamp)
+        except Exception as err:  # a failure must reach play(), not kill PortAudio's thread silently
+            self._failure = f"{type(err).__name__}: {err}"
+            raise sd.CallbackAbort from None
 
     def _open(self, rate: int) -> sd.OutputStream:
-        if self._stream is not None and rate == self._piece_rate:
+        if self._stream is not None and rate == self._piece_rate and self._stream.active:
             return self._stream
         self.close()
         if not self._resolved:
@@ -257,6 +345,8 @@ class Player:
         self._name = info["name"]
         stream_rate = rate if _output_rate_ok(self._device, rate) else int(info["default_samplerate"])
         block_s = self.cfg.block_ms / 1000
+        self._failure, self._piece, self._clock, self._base_ns = None, None, 0, None
+        self._stream_rate = stream_rate
         stream = None
         try:
             stream = sd.OutputStream(
@@ -266,54 +356,19 @@ class Player:
                 dtype="float32",
                 blocksize=max(1, round(stream_rate * block_s)),
                 # 'low' on a hardware ALSA device can be a few ms: two blocks (and MIN_OUTPUT_LATENCY_S
-                # when blocks are short) keep Python's writes ahead while the models load the cores
+                # when blocks are short) keep the callback ahead while the models load the cores
                 latency=max(info["default_low_output_latency"], 2 * block_s, MIN_OUTPUT_LATENCY_S),
+                callback=self._callback,
             )
+            self._started_ns, self._callback_ns = time.perf_counter_ns(), 0
             stream.start()
-            self._buffer_frames = stream.write_available  # the whole buffer is free right after start
-            stream.stop()
         except sd.PortAudioError as err:
             if stream is not None:
                 stream.close(ignore_errors=True)
             problem = f"cannot open output device {self._name!r} at {stream_rate} Hz: {err}"
             raise AudioDeviceError(problem) from None
-        self._stream, self._stream_rate, self._piece_rate = stream, stream_rate, rate
+        self._stream, self._piece_rate = stream, rate
         return stream
-
-
-class _EchoReference:
-    """Feeds what is played, at 16 kHz, to the echo canceller as each block is written.
-
-    The piece is resampled once (per-block resampling would put an edge at every block). Blocks are
-    stamped by sample count from the first write (the echo canceller's contract), not by when each
-    write returns: the first writes fill the device buffer at once, so their return times bunch up,
-    and stamps that jump about read as gaps and overlaps in the reference. The stamp is therefore
-    earlier than the sound by about the output latency, a constant the canceller absorbs. A write
-    that returns after its stamp means the buffer ran dry (an underrun): the sound slipped, and so
-    does the stamp of that block and every later one.
-    """
-
-    def __init__(self, sink: Callable[[np.ndarray, int], None] | None, out: np.ndarray, rate: int):
-        self.sink = sink
-        self.rate = rate
-        self.audio = _resample(out, rate, REFERENCE_RATE) if sink is not None else out
-        self.base_ns: int | None = None  # stamp of sample 0 of the piece (moved on by underruns)
-
-    def written(self, offset: int, block: int) -> None:
-        if self.sink is None:
-            return
-        now = time.perf_counter_ns()
-        if self.base_ns is None:
-            self.base_ns = now
-        t_ns = self.base_ns + offset * 1_000_000_000 // self.rate
-        if now > t_ns:  # an underrun: the block sounds later than the samples before it promised
-            self.base_ns, t_ns = self.base_ns + now - t_ns, now
-        start, stop = (offset * REFERENCE_RATE // self.rate, (offset + block) * REFERENCE_RATE // self.rate)
-        self.sink(self.audio[start:stop], t_ns)
-
-    def stopped(self) -> None:
-        if self.sink is not None:
-            self.sink(np.zeros(0, np.float32), time.perf_counter_ns())  # empty block: playback stopped
 
 
 def _abort_and_close(stream: sd.InputStream | sd.OutputStream | None, kind: str) -> None:
