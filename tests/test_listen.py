@@ -305,11 +305,13 @@ def live_session(pulse, espeak_wav, tmp_path_factory) -> Session:
         app.kill()
 
 
-# The shipped checkpoint is early in its training (test_synth WER 90.1%, models/asr/MODEL_CARD.md): it
-# spells the questions roughly ("whatis the caitle of france") but gets most words wrong. Strict, so
-# these fail the moment a checkpoint that recognizes the questions lands, and then this marker goes.
+# The shipped checkpoint is still early in its training (test_synth WER 76.9%, models/asr/MODEL_CARD.md).
+# It gets the file test's question right ("what is the capite of france": WER 0.17) but the live
+# questions only nearly ("caw many days are ina wee" for "How many days are in a week?": WER 0.57
+# against the 0.5 allowed), so the live check may pass or fail by chance: not strict, until a
+# checkpoint clears it by a margin and this marker goes.
 RECOGNIZER_NOT_TRAINED = pytest.mark.xfail(
-    strict=True, reason="shipped recognizer checkpoint still gets most words wrong (issue 4)"
+    strict=False, reason="shipped recognizer checkpoint still misses words in live questions (issue 4)"
 )
 
 
@@ -396,7 +398,6 @@ def test_run_on_files(file_run):
 
 
 @pytest.mark.slow
-@RECOGNIZER_NOT_TRAINED
 def test_run_on_files_recognizes_the_question(file_run):
     user, _ = file_run.stored
     error = jiwer.wer(normalize(file_run.question), normalize(user.text) or "<nothing>")
