@@ -154,7 +154,7 @@ class Playback:
         return self.played / self.total if self.total else 1.0
 
 
-MIN_OUTPUT_LATENCY_S = 0.03  # s of output buffer at least; a stop drops it, so it costs no stop latency
+MIN_OUTPUT_LATENCY_S = 0.03  # s of output buffer at least; a stop drops it, a first clause waits on it
 POLL_S = 0.005  # s between play()'s looks at cancel and at the stream
 
 
@@ -174,11 +174,11 @@ class Player:
     pieces, from the first piece until `close()`.
 
     Why one running stream: the echo canceller (AEC3) learns the delay from the reference we hand it
-    to the echo in the microphone. A stream started for every clause sounds its first block 5-40 ms
-    earlier or later each time (measured through the tests' loopback), and AEC3 lets the echo through,
-    up to 0 dB, until it has learnt the new delay: at every clause start (a 5 ms shift suffices
-    offline). A running stream keeps the delay fixed, so each block's reference is stamped by the
-    stream's sample count from its first callback.
+    to the echo in the microphone. A stream started for every clause moves the sound against its
+    stamps by a few ms each time, now and then by 10 (measured through the tests' loopback), and AEC3
+    lets the echo through, up to 0 dB, until it has learnt the new delay: at every clause start
+    (offline, shifts of up to 5 ms suffice). A running stream keeps the delay fixed (20-21 ms over
+    16 clauses), so each block's reference is stamped by the stream's sample count.
 
     `play()` hands the piece to the stream's callback and waits until it has played out; when `cancel`
     is set it aborts the stream (dropping what PortAudio and the server have buffered, so the sound
