@@ -309,6 +309,35 @@ def test_echo_estimate_learns_the_start_of_a_clause_apart():
     assert est.coupling(start) == pytest.approx(-10.0) and est.coupling(steady) == pytest.approx(-30.0)
 
 
+def test_after_a_false_hold_the_gate_takes_the_echo_as_loud_for_a_while():
+    """The restarted stream's echo leaks through AEC3: for RESUME_MS after a blip the echo estimate
+    uses at least RESUME_COUPLING_DB, whatever was learnt; then the learnt coupling again."""
+    from assistant.bargein import RESUME_COUPLING_DB, RESUME_MS, BargeIn
+    from assistant.config import BargeinConfig
+    from assistant.vad import State
+
+    levels = []
+    endpointer = SimpleNamespace(
+        state=State.SPEECH, set_gate=lambda db: None, set_reference_level=levels.append
+    )
+    barge = BargeIn(
+        BargeinConfig(), SimpleNamespace(hold=threading.Event(), busy=True), endpointer, echo=None
+    )
+    for start in (True, False):
+        for _ in range(MIN_HISTORY):
+            barge.estimate._add(start, -45.0)  # a converged canceller: echo 45 dB below what plays
+    block = np.full(320, 0.1, np.float32)  # -20 dBFS
+    for i in range(100):
+        barge.estimate.reference(block, T + i * 20 * MS)
+    t = T + 99 * 20 * MS
+    barge.before(block, t)
+    barge.resumed_until_ns = t + RESUME_MS * MS  # what `after` sets when a hold ends as a blip
+    barge.before(block, t + 20 * MS)
+    barge.resumed_until_ns = t  # the window has passed
+    barge.before(block, t + 40 * MS)
+    assert levels == pytest.approx([-65.0, -20.0 + RESUME_COUPLING_DB, -65.0], abs=0.1)
+
+
 def test_resume_point_is_the_last_pause_before_the_cut():
     samples = np.r_[np.ones(300), np.zeros(100), np.ones(600)].astype(np.float32)
     assert resume_point(samples, 420, 1000) == 300  # back to the gap
