@@ -249,7 +249,7 @@ class Player:
                 if piece.first_ns is not None and result.first_sample_ns is None:
                     self._mark_first(result, piece.first_ns)
                 if cancel is not None and cancel.is_set():
-                    self._stop_now(stream)
+                    self._stop_now(stream, piece)
                     result.played = self._heard(piece, result, stream)
                     return False
                 if self._failure is not None or not stream.active:
@@ -258,7 +258,7 @@ class Player:
                     raise sd.PortAudioError("the stream stopped taking audio")
                 if piece.end_ns is not None and time.perf_counter_ns() >= piece.end_ns + latency_ns:
                     break
-                if cancel is not None:
+                if cancel is not None and hasattr(cancel, "wait"):
                     cancel.wait(POLL_S)
                 else:
                     time.sleep(POLL_S)
@@ -277,17 +277,13 @@ class Player:
         if self.on_first_block is not None:
             self.on_first_block(t_ns)
 
-    def _stop_now(self, stream: sd.OutputStream) -> None:
+    def _stop_now(self, stream: sd.OutputStream, piece: _Piece) -> None:
         """Silence at once: abort drops what is buffered; the stream starts again, re-stamped."""
         with self._lock:
             self._piece = None
         stream.abort()
         if self.reference is not None:
             self.reference(np.zeros(0, np.float32), time.perf_counter_ns())  # playback stopped here
-        self._start(stream)
-
-    def _start(self, stream: sd.OutputStream) -> None:
-        """(Re)start the stream: its clock counts from 0, anchored at the first callback."""
         with self._lock:
             self._clock, self._base_ns = 0, None
         self._started_ns, self._callback_ns = time.perf_counter_ns(), 0
@@ -349,7 +345,8 @@ class Player:
         self._name = info["name"]
         stream_rate = rate if _output_rate_ok(self._device, rate) else int(info["default_samplerate"])
         block_s = self.cfg.block_ms / 1000
-        self._failure, self._piece, self._stream_rate = None, None, stream_rate
+        self._failure, self._piece, self._clock, self._base_ns = None, None, 0, None
+        self._stream_rate = stream_rate
         stream = None
         try:
             stream = sd.OutputStream(
@@ -363,7 +360,8 @@ class Player:
                 latency=max(info["default_low_output_latency"], 2 * block_s, MIN_OUTPUT_LATENCY_S),
                 callback=self._callback,
             )
-            self._start(stream)
+            self._started_ns, self._callback_ns = time.perf_counter_ns(), 0
+            stream.start()
         except sd.PortAudioError as err:
             if stream is not None:
                 stream.close(ignore_errors=True)
