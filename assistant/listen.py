@@ -90,7 +90,9 @@ class Listener:
             await self._asr(self.recognizer.reset)
             self._show(await self._asr(self.recognizer.accept, event.audio))
         elif isinstance(event, SpeechAudio):
-            self._show(await self._asr(self.recognizer.accept, event.samples))
+            partial = await self._asr(self.recognizer.accept, event.samples)
+            self._show(partial)
+            self.pipe.prepare(partial)  # the LLM reads the question while it is still being asked
         elif isinstance(event, SpeechEnd):
             await self._final(event)
 

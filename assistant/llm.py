@@ -27,6 +27,9 @@ possible, so only the rest is prefilled:
    prefilled.
 3. Anything else (a cleared memory, an edited answer, a clipped interrupted reply) simply ends the
    match early: the cache is truncated where the prompts diverge and the rest is prefilled.
+4. Ahead of the question: while the user is still talking, `prefill()` runs the same matching on the
+   prompt with the partial transcript, so by the endpoint the new user message is (mostly) in the
+   cache too, and the answer starts after one token instead of the whole message (bench_llm.py).
 Why a shift rather than evicting in blocks: with `window_turns = 8` the window slides on every
 turn once full, so block eviction would still re-prefill the whole window every few turns; the
 shift costs nothing but a RoPE pass over the kept cells, on every turn. The price is an
@@ -153,6 +156,25 @@ class LocalLlm:
         return self._ready().tokenize(text.encode("utf-8"), add_bos=False, special=special)
 
     # -- generation --------------------------------------------------------------------------
+
+    def prefill(self, messages: Sequence[dict], cancel: threading.Event | None = None) -> int:
+        """Bring the KV cache up to the prompt of `messages` without answering.
+
+        The listener calls this (through `Pipeline.prepare`) with the partial transcript while the
+        user is still talking, so that when the question is final only the tokens from the first
+        difference on are left to prefill: none but the last when the final text is the partial
+        one, the last word and the message's end when it is not. Returns the tokens evaluated; 0 if
+        the model is busy (an answer has it) or the prompt does not fit."""
+        tokens = self.render(messages)
+        if len(tokens) >= self._ready().n_ctx() - 1 or not self._lock.acquire(blocking=False):
+            return 0
+        try:
+            stats = LlmStats(prompt_tokens=len(tokens))
+            self._reuse(tokens, stats)
+            self._prefill(tokens[stats.reused_tokens :], cancel or threading.Event())
+            return stats.prefilled_tokens
+        finally:
+            self._lock.release()
 
     def stream(self, messages: Sequence[dict], cancel: threading.Event | None = None) -> Iterator[str]:
         """Text pieces of the answer as they are generated; stops at EOS, max_answer_tokens or cancel."""

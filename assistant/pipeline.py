@@ -282,6 +282,9 @@ class Pipeline:
     _memory_thread: ThreadPoolExecutor | None = None
     _next_id: int = 1
     _cleanup: asyncio.Task | None = None
+    _preparing: asyncio.Task | None = None
+    _prepare_text: str = ""  # the newest partial transcript to prefill ...
+    _prepared: str = ""  # ... and the last one prefilled (reset by each turn)
     # Set by the listener when the user may be starting to talk over the answer: playback pauses.
     hold: threading.Event = field(default_factory=threading.Event)
 
@@ -333,12 +336,39 @@ class Pipeline:
         """Start a turn from the user's final text; earlier marks (speech, ASR) come along."""
         turn = Turn(self._next_id, text, marks=dict(marks or {}))
         self._next_id += 1
+        self._prepared = ""
         turn.mark("turn_start")
         self.current = turn
         self._done[turn.id] = asyncio.Event()
         self.observer.state("thinking")
         await self.stages[0].inbox.put(UserText(turn))
         return turn
+
+    def prepare(self, partial: str) -> None:
+        """The user is still talking and `partial` is what was recognized so far: prefill the LLM, in
+        the background, with the prompt this question will get (`LocalLlm.prefill`), so at the
+        endpoint only what changed is left to prefill. Only while idle (an answer owns the model
+        otherwise); one prefill at a time, then the newest text."""
+        if self.busy or not partial.strip() or partial.strip() == self._prepared or not self.stages:
+            return
+        self._prepare_text = partial.strip()
+        if self._preparing is None or self._preparing.done():
+            self._preparing = asyncio.create_task(self._prepare(), name="prepare")
+
+    async def _prepare(self) -> None:
+        cfg = self.config
+        try:
+            while self._prepare_text != self._prepared and not self.busy:
+                text = self._prepared = self._prepare_text
+                loop = asyncio.get_running_loop()
+                recent = await loop.run_in_executor(
+                    self._memory_thread, self.memory.recent, cfg.memory.window_turns
+                )
+                past = await self.stages[0].call(window, recent, cfg.memory, self.llm.count_tokens)
+                messages = build_messages(cfg.llm.system_prompt, past, text)
+                await self.stages[0].call(self.llm.prefill, messages)
+        except Exception as err:  # only a head start: the turn itself prefills whatever is missing
+            log.debug("prefill ahead of the question failed: %s", err)
 
     async def wait(self, turn: Turn, timeout: float | None = None) -> None:
         await asyncio.wait_for(self._done[turn.id].wait(), timeout)
@@ -399,6 +429,8 @@ class Pipeline:
 
     async def stop(self) -> None:
         """Finish queued work, stop the stages, release the memory thread."""
+        if self._preparing is not None:
+            await asyncio.gather(self._preparing, return_exceptions=True)
         for stage in self.stages:
             await stage.stop()
         if self._memory_thread is not None:

@@ -50,6 +50,11 @@ FLOOR_MARGIN_DB = 3.0  # dB above the noise floor that a frame needs to count as
 # muted device) the floor sits at SILENCE_DB and every filter's decaying tail (the echo canceller's
 # high-pass: -56 → -98 dBFS over 150 ms) would otherwise stretch the speech end by up to 190 ms.
 SOUND_MIN_DB = -60.0
+# A frame below this is never voiced. webrtcvad's hangover (below) goes on calling frames "speech"
+# when they are exact zeros: measured on the tests' virtual mic, runs of up to 6 voiced frames at
+# -120 dBFS after each question, ~40 per 100 s; and with the echo canceller off, an utterance once
+# started in the digital silence right after an answer's echo. Speech is 30-50 dB louder than this.
+VOICE_MIN_DB = -70.0
 # Frames webrtcvad keeps saying "speech" after a long run ends (kOverHangMax2 in WebRTC's vad_core.c),
 # by frame_ms, indexed by aggressiveness: 140 ms for modes 0-1, 90-100 ms for modes 2-3.
 HANGOVER_FRAMES = {10: (14, 14, 9, 9), 20: (7, 7, 5, 5), 30: (5, 5, 3, 3)}
@@ -220,7 +225,9 @@ class Endpointer:
     def _frame(self, samples: np.ndarray, t_ns: int) -> _Frame:
         db = level_db(samples)
         voiced = self._vad.is_speech(to_pcm16(samples), self.sample_rate, self.frame_len)
-        voiced = bool(voiced) and passes_energy_gate(db, self._reference_db, self._gate_db)
+        voiced = (
+            bool(voiced) and db >= VOICE_MIN_DB and passes_energy_gate(db, self._reference_db, self._gate_db)
+        )
         return _Frame(samples.copy(), t_ns, t_ns + self._frame_ns, db, voiced)
 
     def _step(self, frame: _Frame) -> list[VadEvent]:

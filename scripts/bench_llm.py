@@ -9,6 +9,8 @@ floor (batch-size-dependent float rounding); shifted turns add the approximation
 
     python scripts/bench_llm.py                      # turns 1, 10, 30; window_turns = 8
     python scripts/bench_llm.py --threads 1 --turns 1 5 10 20 30
+    python scripts/bench_llm.py --prepare             # each question prefilled word by word first,
+                                                     # as the listener does from partial transcripts
 """
 
 from __future__ import annotations
@@ -71,6 +73,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=LlmConfig().threads)
     parser.add_argument("--max-answer-tokens", type=int, default=32)
     parser.add_argument("--temperature", type=float, default=0.0)
+    parser.add_argument(
+        "--prepare", action="store_true", help="prefill each question word by word before it is asked"
+    )
     parser.add_argument("--cold-repeats", type=int, default=3, help="cold runs per measured turn (median)")
     return parser.parse_args()
 
@@ -124,6 +129,10 @@ def main() -> None:
         for turn, question in enumerate(QUESTIONS[: max(args.turns)], start=1):
             remembered = window(memory.recent(mem_cfg.window_turns), mem_cfg, llm.count_tokens)
             messages = build_messages(llm_cfg.system_prompt, remembered, question)
+            if args.prepare:  # what Pipeline.prepare does with the growing partial transcript
+                words = question.split()
+                for n in range(1, len(words) + 1):
+                    llm.prefill(build_messages(llm_cfg.system_prompt, remembered, " ".join(words[:n])))
             ttft, answer = first_token(llm, messages)
             stats = llm.last_stats
             speeds.append(stats.tokens_per_s)
@@ -141,7 +150,7 @@ def report(rows, speeds, args) -> None:
     load = os.getloadavg()[0]
     print(
         f"window_turns={args.window_turns} threads={args.threads} "
-        f"max_answer_tokens={args.max_answer_tokens} temperature={args.temperature} "
+        f"max_answer_tokens={args.max_answer_tokens} temperature={args.temperature} prepare={args.prepare} "
         f"cpus={os.cpu_count()} load(1 min)={load:.2f}\n"
     )
     print(

@@ -11,7 +11,7 @@ to the moment the speaker goes silent (see the bench's docstring).
 
 They use the shipped checkpoint (`models/asr/conformer_ctc.pt`) and skip while it does not exist; set
 `ASSISTANT_TEST_ASR_CHECKPOINT` to run them on another one (e.g. an interim export of a training run).
-About 7 minutes on 2 cores.
+About 20 minutes on 2 cores (14 of them the 100 rapid barge-ins).
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from assistant.pipeline import resume_point
 # scripts/bench_bargein.py (README); this bound only tells "stopped at the hold, on the first voiced
 # frames" from "stopped at the confirmed interruption", which comes min_speech_ms + 400 ms later.
 STOP_MS = 500
+MID_ANSWER = 4  # questions injected mid-answer
 ECHO_VOLUME = 1.0  # loopback gain while the assistant answers alone: its echo as loud as it plays
 TALK_VOLUME = 0.5  # loopback gain when the user talks over it (-6 dB: the user nearer the mic)
 
@@ -107,9 +108,11 @@ async def idle(live, timeout: float = 120.0) -> None:
     assert await wait_until(lambda: not live.pipe.busy, timeout), "the answer did not end"
 
 
-async def answered(live, interrupted) -> None:
-    """Wait for the question that interrupted `interrupted` to become a turn, then for its answer."""
-    assert await wait_until(lambda: live.pipe.current is not interrupted, 15.0), "the question was lost"
+async def answered(live, turn) -> None:
+    """Wait for the question that interrupted `turn` to become a turn, then for its answer (for the
+    answer itself if the barge-in did not interrupt it: it plays on)."""
+    if turn.interrupted:
+        assert await wait_until(lambda: live.pipe.current is not turn, 15.0), "the question was lost"
     await idle(live)
 
 
@@ -157,16 +160,18 @@ def test_a_question_mid_answer_stops_playback_and_is_answered(
 
     async def body(live):
         looped.loopback(True, TALK_VOLUME)
-        results = await bench.barge_ins(live, looped, voices["questions"], 3, delay=(2.5, 3.5))
+        results = await bench.barge_ins(live, looped, voices["questions"], MID_ANSWER, delay=(2.5, 3.5))
         await answered(live, results[-1].turn)
         return results
 
     results = run_live(bench, cfg, body)
-    latencies = [r.latency_ms for r in results]
-    # Two of three stopped at their hold. Not all three: about 5 in 100 barge-ins are held back by the
-    # echo gate (e.g. right after a false hold) and stop only later (the bench's p95, README).
-    at_hold = sorted(ms for ms in latencies if ms is not None)
-    assert len(at_hold) >= 2 and at_hold[1] <= STOP_MS, latencies
+    # Most, not all: about 5 in 100 barge-ins are held back by the echo gate (e.g. right after a false
+    # hold) and stop only later or not at all (the bench's p95 and "stopped", README); the bench
+    # measures those rates, this test that a barge-in does what the issue asks when it fires.
+    at_hold = sorted(r.latency_ms for r in results if r.latency_ms is not None)
+    assert len(at_hold) >= MID_ANSWER // 2 and at_hold[MID_ANSWER // 2 - 1] <= STOP_MS, at_hold
+    interrupted = [r for r in results if r.turn.interrupted]
+    assert len(interrupted) >= MID_ANSWER - 1, [r.turn.user_text for r in results]
     turns = stored(cfg)
     assert [t.role for t in turns] == ["user", "assistant"] * (len(turns) // 2)
     pairs = list(zip(turns[0::2], turns[1::2], strict=True))
@@ -174,10 +179,9 @@ def test_a_question_mid_answer_stops_playback_and_is_answered(
     # and now and then an extra turn is cut too (the bench's rare self-interruption), so: each
     # barge-in's reply is among the interrupted ones, cut at the clauses played.
     cut = [(question.text, reply.text) for question, reply in pairs if reply.interrupted]
-    assert len(cut) >= len(results) == 3
-    for result in results:
+    for result in interrupted:
         heard = " ".join(result.turn.played_clauses).strip()  # what was heard, no more
-        assert result.turn.interrupted and (result.turn.user_text.strip(), heard) in cut, cut
+        assert (result.turn.user_text.strip(), heard) in cut, cut
         assert len(heard) < len(result.turn.answer_text.strip())
     question, answer = pairs[-1]
     assert question.text and answer.text and not answer.interrupted  # the last question was answered
@@ -213,7 +217,7 @@ def test_a_cough_during_the_answer_does_not_cut_it(bench, looped, asr_checkpoint
 # --- (d) many rapid barge-ins --------------------------------------------------------------------------
 
 
-RAPID = 20  # barge-ins in a row (100 took over 10 min on the 2-core CI; the bench runs more)
+RAPID = 100  # barge-ins in a row, as the issue asks
 
 
 @pytest.mark.slow
@@ -227,8 +231,8 @@ def test_rapid_barge_ins_leave_nothing_behind(bench, looped, asr_checkpoint, voi
         await answered(live, results[-1].turn)
         return results
 
-    async def main():
-        results = await run_live_async(bench, cfg, body)
+    async def main():  # ~14 min on the 2-core machine: the timeout catches a deadlock, not slowness
+        results = await run_live_async(bench, cfg, body, timeout=1500.0)
         return results, [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
 
     results, tasks = asyncio.run(main())

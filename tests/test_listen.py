@@ -78,6 +78,10 @@ class FakePipeline:
     submitted: list[tuple[str, dict, int]] = field(default_factory=list)  # (text, marks, blocks left)
     hold: threading.Event = field(default_factory=threading.Event)
     busy: bool = False
+    prepared: list[str] = field(default_factory=list)  # partial transcripts handed on to the LLM
+
+    def prepare(self, partial: str) -> None:
+        self.prepared.append(partial)
 
     async def submit(self, text: str, marks: dict) -> str:
         self.submitted.append((text, dict(marks), self.listener.blocks.qsize()))
@@ -148,6 +152,7 @@ def test_partials_while_speaking_and_one_final_at_the_endpoint(espeak_wav):
     assert partials and partials[0][2] < spoken / 2, "the first partial came only after the speech"
     texts = [p[1] for p in partials]
     assert all(b.startswith(a) for a, b in zip(texts, texts[1:], strict=False))  # each extends the last
+    assert set(texts) <= set(pipe.prepared)  # the LLM may read the question while it is asked
     # The marks follow the audio: speech ends where the speech in the file ends, the endpoint fires
     # end_silence_ms later, and the turn is submitted while the listener handles that very block.
     true_end_ns = t0 + (lead + end) * NS_PER_SAMPLE

@@ -164,6 +164,29 @@ def test_clipped_interrupted_answers_truncate_the_cache_to_the_prompt(llm, tmp_p
         assert system_tokens <= s.reused_tokens < s.prompt_tokens
 
 
+def test_prefill_of_the_partial_question_leaves_only_what_changed(llm):
+    """What `Pipeline.prepare` does while the user talks: the final question reuses the prefill."""
+    llm.reset()
+    final = ask("What is the capital of France?")
+    assert llm.prefill(ask("What is the capital")) == len(llm.render(ask("What is the capital")))
+    list(llm.stream(final))
+    new_tail = len(llm.render([{"role": "user", "content": " of France?"}]))  # words + end + header
+    assert 0 < llm.last_stats.prefilled_tokens <= new_tail
+    llm.reset()
+    assert llm.prefill(final) > 0
+    list(llm.stream(final))  # the partial was the final text: only the last token is evaluated again
+    assert llm.last_stats.prefilled_tokens == 1
+
+
+def test_prefill_while_an_answer_holds_the_model_does_nothing(llm):
+    pieces = llm.stream(ask(LONG_ASK))
+    next(pieces)
+    cached = list(llm._llama._input_ids)
+    assert llm.prefill(ask("Something else entirely")) == 0
+    assert list(llm._llama._input_ids) == cached
+    pieces.close()
+
+
 def test_reset_forgets_the_cache(llm):
     list(llm.stream(ask("hello")))
     llm.reset()

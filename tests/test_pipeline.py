@@ -71,6 +71,28 @@ def test_muted_chat_stores_turns_and_logs_latency(tmp_path):
     assert {"prompt_build", "llm_ttft", "turn_total"} <= set(records[0]["durations_ms"])
 
 
+def test_a_question_prepared_from_its_partial_transcript_starts_from_the_cache(tmp_path):
+    cfg = _config(tmp_path)
+    question = "Name one famous museum there."
+
+    async def body(pipe):
+        await pipe.ask("What is the capital of France?")
+        for partial in ("Name", "Name one famous", question):  # as the recognizer's partials grow
+            pipe.prepare(partial)
+            await asyncio.sleep(0)
+        await pipe._preparing
+        await pipe.ask(question)
+        busy = await pipe.submit("Tell me more.")
+        pipe.prepare("Something else")  # an answer owns the model: nothing is prefilled
+        assert pipe._preparing.done()
+        await pipe.wait(busy)
+
+    asyncio.run(_session(cfg, body, speak=False))
+    records = _log(cfg)
+    assert records[1]["reused_tokens"] == records[1]["prompt_tokens"] - 1  # only the last token again
+    assert records[2]["reused_tokens"] < records[2]["prompt_tokens"] - 1
+
+
 def test_spoken_turn_reaches_the_speaker(tmp_path, pulse):
     cfg = _config(tmp_path)
     start = time.perf_counter_ns()

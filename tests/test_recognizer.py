@@ -7,6 +7,7 @@ import torch
 from assistant.asr.features import log_mel
 from assistant.asr.model import ConformerConfig, ConformerCTC, MaskedBatchNorm1d, save_checkpoint
 from assistant.asr.recognizer import (
+    FLUSH_MS,
     StreamingRecognizer,
     chunk_frames,
     ctc_greedy,
@@ -92,10 +93,19 @@ def test_any_piece_sizes_give_the_same_text(model):
         n = int(rng.integers(1, 3000))
         partials.append(rec.accept(wave[i : i + n]))
         i += n
-    final = rec.finalize()
+    final = rec.finalize(flush_ms=0)
     assert final == transcribe(model, wave)
     assert all(final.startswith(p) for p in partials)  # partials only grow
     assert rec.text == ""  # finalize starts a fresh utterance
+
+
+def test_finalize_flushes_the_utterance_with_silence(model):
+    wave = _wave(1.3, seed=11)
+    rec = StreamingRecognizer(model, 320, 4)
+    rec.accept(wave)
+    flushed = rec.finalize()
+    assert flushed == transcribe(model, np.r_[wave, np.zeros(FLUSH_MS * 16, np.float32)])
+    assert flushed != transcribe(model, wave)  # the random network says something over silence too
 
 
 def test_reset_forgets_the_utterance(model):
@@ -104,7 +114,7 @@ def test_reset_forgets_the_utterance(model):
     rec.reset()
     wave = _wave(1.0, seed=2)
     rec.accept(wave)
-    assert rec.finalize() == transcribe(model, wave)
+    assert rec.finalize(flush_ms=0) == transcribe(model, wave)
 
 
 def test_from_checkpoint_loads_in_build(tmp_path, model):
@@ -115,7 +125,7 @@ def test_from_checkpoint_loads_in_build(tmp_path, model):
         rec.accept(_wave(0.1, seed=0))
     wave = _wave(1.2, seed=3)
     rec.build().accept(wave)
-    assert rec.finalize() == transcribe(model, wave)
+    assert rec.finalize(flush_ms=0) == transcribe(model, wave)
 
 
 def test_transcribe_files_reports_bad_files_and_goes_on(tmp_path, model):
@@ -125,7 +135,8 @@ def test_transcribe_files_reports_bad_files_and_goes_on(tmp_path, model):
     write_wav(tmp_path / "a.wav", wave)
     (tmp_path / "bad.wav").write_bytes(b"garbage" * 20)
     good, bad = transcribe_files(settings, [tmp_path / "a.wav", tmp_path / "bad.wav"])
-    assert good["text"] == transcribe(model, read_audio(tmp_path / "a.wav")) and good["audio_s"] == 1.0
+    flushed = np.r_[read_audio(tmp_path / "a.wav"), np.zeros(FLUSH_MS * 16, np.float32)]  # as live
+    assert good["text"] == transcribe(model, flushed) and good["audio_s"] == 1.0
     assert "bad.wav" in bad["error"] and "text" not in bad
     full = next(transcribe_files(settings, [tmp_path / "a.wav"], full_context=True))
     assert isinstance(full["text"], str) and full["decode_s"] >= 0

@@ -121,6 +121,19 @@ def test_a_filter_tail_over_digital_silence_does_not_stretch_the_end(speech):
     assert abs(end.t_ns_speech_end - t(len(lead) + len(speech))) <= TOLERANCE
 
 
+def test_digital_silence_is_never_voiced(speech):
+    """Right after loud speech webrtcvad's hangover calls the next frames voiced, exact zeros too."""
+    ep = endpointer()
+    loud = speech[: len(speech) // 2]  # cut mid-sentence: the hangover is at its longest
+    ep.accept(loud, T0)
+    t_ns, voicing = T0 + len(loud) * NS_PER_SAMPLE, []
+    for _ in range(20):
+        ep.accept(np.zeros(ep.frame_len, np.float32), t_ns)
+        voicing += ep.recent_voicing[-1:]  # (empty once the endpoint fires and the window is reset)
+        t_ns += ep.frame_len * NS_PER_SAMPLE
+    assert not any(voicing)
+
+
 def test_preroll_keeps_the_onset(speech):
     signal, on, _ = scene(speech)
     [(start, _)] = utterances(run(endpointer(preroll_ms=300), signal))
