@@ -15,6 +15,7 @@ to run them on another one (e.g. an interim export of a training run).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -209,8 +210,9 @@ class Assistant:
         cmd = [sys.executable, "-m", "assistant.cli", "--config", str(self.config), "run"]
         with open(self.out, "w") as out, open(self.err, "w") as err:
             self.proc = subprocess.Popen(
-                cmd, cwd=REPO, stdout=out, stderr=err, env={**pulse.env, "PYTHONUNBUFFERED": "1"}
-            )
+                cmd, cwd=REPO, stdout=out, stderr=err,
+                env={**pulse.env, "PYTHONUNBUFFERED": "1", "PYTHONFAULTHANDLER": "1"},  # stacks on SIGABRT
+            )  # fmt: skip
         self._wait(self._listening, 120, "start listening")
 
     def _listening(self) -> bool:
@@ -257,7 +259,10 @@ class Assistant:
         self.proc.send_signal(signal.SIGINT)
         try:
             return self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
+        except subprocess.TimeoutExpired:  # SIGABRT: faulthandler writes every thread's stack to stderr
+            self.proc.send_signal(signal.SIGABRT)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(10)
             self.proc.kill()
             pytest.fail(f"assistant did not exit within {timeout} s of SIGINT; stderr: {self.stderr()}")
 
