@@ -40,6 +40,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+# A test run started in the background by a non-interactive shell (`cmd &` without job control, as
+# a CI script may) inherits SIGINT ignored, and so would every `assistant run` the tests start:
+# Ctrl-C would do nothing to them. Children of this process get the default SIGINT back.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
 RECORD_RATE = 16_000  # Hz of `Pulse.record_speaker` / `Recording` audio (float32 mono)
 _PULSE_MODULES = [
     "module-null-sink sink_name=spk",
