@@ -157,7 +157,7 @@ class LocalLlm:
 
     # -- generation --------------------------------------------------------------------------
 
-    def prefill(self, messages: Sequence[dict], cancel: threading.Event | None = None) -> int:
+    def prefill(self, messages: Sequence[dict]) -> int:
         """Bring the KV cache up to the prompt of `messages` without answering.
 
         The listener calls this (through `Pipeline.prepare`) with the partial transcript while the
@@ -171,7 +171,7 @@ class LocalLlm:
         try:
             stats = LlmStats(prompt_tokens=len(tokens))
             self._reuse(tokens, stats)
-            self._prefill(tokens[stats.reused_tokens :], cancel or threading.Event())
+            self._prefill(tokens[stats.reused_tokens :], threading.Event())  # short: not cancelled
             return stats.prefilled_tokens
         finally:
             self._lock.release()

@@ -119,8 +119,14 @@ class AnswerStage(Stage):
         cfg = self.pipeline.config
         recent = await self.pipeline.remember("user", turn.user_text, recent=cfg.memory.window_turns + 1)
         # The user's new message is the last of `recent`; the window covers what came before it.
-        past = await self.call(window, recent[:-1], cfg.memory, self.llm.count_tokens)
-        return build_messages(cfg.llm.system_prompt, past, turn.user_text)
+        return await self.messages(recent[:-1], turn.user_text)
+
+    async def messages(self, history: list, user_text: str) -> list[dict]:
+        """The prompt for `user_text` after the remembered `history`: the same for a turn and for its
+        prefill ahead of time (`Pipeline.prepare`), which relies on getting the very same tokens."""
+        cfg = self.pipeline.config
+        past = await self.call(window, history, cfg.memory, self.llm.count_tokens)
+        return build_messages(cfg.llm.system_prompt, past, user_text)
 
 
 class SpeechStage(Stage):
@@ -356,17 +362,15 @@ class Pipeline:
             self._preparing = asyncio.create_task(self._prepare(), name="prepare")
 
     async def _prepare(self) -> None:
-        cfg = self.config
+        answer_stage, loop = self.stages[0], asyncio.get_running_loop()
         try:
             while self._prepare_text != self._prepared and not self.busy:
                 text = self._prepared = self._prepare_text
-                loop = asyncio.get_running_loop()
-                recent = await loop.run_in_executor(
-                    self._memory_thread, self.memory.recent, cfg.memory.window_turns
+                history = await loop.run_in_executor(
+                    self._memory_thread, self.memory.recent, self.config.memory.window_turns
                 )
-                past = await self.stages[0].call(window, recent, cfg.memory, self.llm.count_tokens)
-                messages = build_messages(cfg.llm.system_prompt, past, text)
-                await self.stages[0].call(self.llm.prefill, messages)
+                messages = await answer_stage.messages(history, text)
+                await answer_stage.call(self.llm.prefill, messages)
         except Exception as err:  # only a head start: the turn itself prefills whatever is missing
             log.debug("prefill ahead of the question failed: %s", err)
 
