@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from assistant import pipeline as pipeline_mod
-from assistant.asr.recognizer import StreamingRecognizer
+from assistant.asr.recognizer import FLUSH_MS, StreamingRecognizer
 from assistant.audio.echo import make_echo_canceller
 from assistant.audio.files import read_audio, write_wav
 from assistant.bargein import BargeIn
@@ -33,7 +33,12 @@ from assistant.vad import Endpointer, SpeechAudio, SpeechEnd, SpeechStart
 
 log = logging.getLogger(__name__)
 SAMPLE_RATE = 16_000
+NS_PER_S, NS_PER_MS = 1_000_000_000, 1_000_000
 FEED_BLOCK_S = 0.02  # file input is fed in 20 ms blocks, like a microphone callback
+# ms of silence after the speech end before the final transcript is taken (`Listener._prepare`): the
+# speech end may still move up to the VAD's 100 ms smoothing window; a pause this long mid-question
+# costs one peek (~20 ms of recognizer time), thrown away when the user goes on.
+EARLY_FINAL_MS = 120
 
 
 class Listener:
@@ -54,6 +59,7 @@ class Listener:
         )
         self.bargein = BargeIn(cfg.bargein, pipe, self.endpointer, self.echo)
         self._marks: dict[str, int] = {}
+        self._early: tuple[int, str] | None = None  # (speech end, final text taken EARLY_FINAL_MS after it)
         self.turns: list = []
 
     async def build(self) -> None:
@@ -85,6 +91,7 @@ class Listener:
     async def _on_event(self, event) -> None:
         if isinstance(event, SpeechStart):
             self._marks = {"speech_start": event.t_ns}
+            self._early = None
             self.bargein.speech_started(event.t_ns)
             self.console.state("hearing")
             await self._asr(self.recognizer.reset)
@@ -92,9 +99,25 @@ class Listener:
         elif isinstance(event, SpeechAudio):
             partial = await self._asr(self.recognizer.accept, event.samples)
             self._show(partial)
-            self.pipe.prepare(partial)  # the LLM reads the question while it is still being asked
+            await self._prepare(partial, event)
         elif isinstance(event, SpeechEnd):
             await self._final(event)
+
+    async def _prepare(self, partial: str, event: SpeechAudio) -> None:
+        """The LLM reads the question while it is still being asked: each partial transcript, and,
+        once EARLY_FINAL_MS of silence follow the speech end, the final one, taken ahead of the
+        endpoint (`peek_final`) with silence in place of the rest of end_silence_ms, so it sees as
+        much after the speech as the final at the endpoint would. If the speech end holds until the
+        endpoint, that is the final: the LLM has had it for ~200 ms and the recognizer has no work left."""
+        frame_end_ns = event.t_ns + len(event.samples) * NS_PER_S // SAMPLE_RATE
+        silent_ms = (frame_end_ns - event.speech_end_ns) // NS_PER_MS
+        if silent_ms < EARLY_FINAL_MS:
+            self.pipe.prepare(partial)
+        elif self._early is None or self._early[0] != event.speech_end_ns:
+            flush_ms = max(0, self.cfg.vad.end_silence_ms - silent_ms) + FLUSH_MS
+            self._early = (event.speech_end_ns, await self._asr(self.recognizer.peek_final, flush_ms))
+            self.pipe.prepare(self._early[1])
+        # else: the final is prepared; the partials of the silence after it would undo that
 
     def _show(self, partial: str) -> None:
         if partial:
@@ -105,7 +128,13 @@ class Listener:
         # A file fed faster than real time runs ahead of the clock: its endpoint is when it was handled.
         ahead = max(0, event.t_ns_endpoint - now_ns())
         self._marks = {name: t_ns - ahead for name, t_ns in self._marks.items()}
-        text = (await self._asr(self.recognizer.finalize)).strip()  # a lone space is nothing heard
+        early, self._early = self._early, None
+        if early is not None and early[0] == event.t_ns_speech_end:
+            text = early[1]  # the final, taken EARLY_FINAL_MS after this very speech end
+            await self._asr(self.recognizer.reset)
+        else:  # the speech end moved after the early final (or the utterance hit max_utterance_s)
+            text = await self._asr(self.recognizer.finalize)
+        text = text.strip()  # a lone space is nothing heard
         self._marks["asr_final"] = now_ns()
         if not await self.bargein.utterance_ended(bool(text)):
             return  # talk over the answer too short to count: the answer went on
@@ -185,7 +214,7 @@ async def _feed_file(listener: Listener, audio: np.ndarray, fast: bool) -> None:
     block = int(SAMPLE_RATE * FEED_BLOCK_S)
     origin_ns = now_ns()
     for i in range(0, len(audio), block):
-        t_ns = origin_ns + i * 1_000_000_000 // SAMPLE_RATE
+        t_ns = origin_ns + i * NS_PER_S // SAMPLE_RATE
         if not fast:  # a microphone delivers a block once its last sample is in
             await asyncio.sleep(max(0.0, (t_ns - now_ns()) / 1e9 + FEED_BLOCK_S))
         turns = len(listener.turns)

@@ -79,10 +79,13 @@ class SpeechStart:
 
 @dataclass(frozen=True, eq=False)
 class SpeechAudio:
-    """One more frame of the current utterance: float32 `samples`, the first at `t_ns`."""
+    """One more frame of the current utterance: float32 `samples`, the first at `t_ns`;
+    `speech_end_ns`: where the speech stopped as heard so far (the SpeechEnd's t_ns_speech_end,
+    unless the user goes on)."""
 
     samples: np.ndarray
     t_ns: int
+    speech_end_ns: int
 
 
 @dataclass(frozen=True)
@@ -340,7 +343,7 @@ class Endpointer:
 
     def _in_speech(self, frame: _Frame) -> list[VadEvent]:
         self._track(frame)
-        return [SpeechAudio(frame.samples, frame.t_ns), *self._check_end(frame)]
+        return [SpeechAudio(frame.samples, frame.t_ns, self._speech_end()), *self._check_end(frame)]
 
     def _speech_end(self) -> int:
         """End of the last voiced frame, moved forward to the last frame above the floor within a

@@ -5,6 +5,7 @@ its own voice, heard back through the microphone, ever stops it.
     python scripts/bench_bargein.py --n 3 --m 3              # a quick look (about 10 minutes)
     python scripts/bench_bargein.py --modes webrtc --n 20 --m 0
     python scripts/bench_bargein.py --config my.toml         # e.g. other [audio] block_ms or [vad] keys
+    python scripts/bench_bargein.py --details bi.json        # each barge-in: stop, hold, last release
 
 The scene: a private PulseAudio server (`Pulse` from tests/conftest.py). The assistant plays to a null
 sink whose monitor is looped back into the microphone (module-loopback), as laptop speakers would
@@ -148,16 +149,24 @@ def latency_log(cfg: Config) -> list[dict]:
 
 
 class CountingHold(threading.Event):
-    """The pipeline's hold event, counting the times it was set."""
+    """The pipeline's hold event, counting the times it was set and keeping when (perf_counter_ns)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.count = 0
+        self.sets: list[int] = []
+        self.clears: list[int] = []
 
     def set(self) -> None:
         if not self.is_set():
             self.count += 1
+            self.sets.append(time.perf_counter_ns())
         super().set()
+
+    def clear(self) -> None:
+        if self.is_set():
+            self.clears.append(time.perf_counter_ns())
+        super().clear()
 
 
 @dataclass
@@ -287,6 +296,9 @@ class BargeInResult:
     speech: Speech
     turn: object
     latency_ms: float | None = None
+    onset_ns: int | None = None
+    hold_ms: float | None = None  # onset → the first hold at or after it (wall clock when set)
+    since_release_ms: float | None = None  # the last release of a hold before the onset → the onset
 
 
 async def barge_ins(
@@ -308,8 +320,15 @@ async def barge_ins(
         await wait_for(lambda turn=turn: "turn_end" in turn.marks, 4.0)
         results.append(BargeInResult(started, speech, turn))
     await asyncio.sleep(QUIET_S + 0.5)  # the recordings catch up
+    hold = live.pipe.hold
     for r in results:
         r.latency_ms = stop_latency_ms(pulse, r.speech, r.started_ns)
+        r.onset_ns = speech_onset_ns(pulse, r.speech, r.started_ns)
+        if r.onset_ns is not None:
+            holds = [t for t in hold.sets if t >= r.onset_ns - 50 * 1_000_000]
+            releases = [t for t in hold.clears if t < r.onset_ns]
+            r.hold_ms = (holds[0] - r.onset_ns) / 1e6 if holds else None
+            r.since_release_ms = (r.onset_ns - releases[-1]) / 1e6 if releases else None
     return results
 
 
@@ -373,6 +392,15 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
         "p50": float(np.percentile(latencies, 50)) if latencies else None,
         "p95": float(np.percentile(latencies, 95)) if latencies else None,
         "answers": answers,
+        "details": [
+            {
+                "stop_ms": r.latency_ms,
+                "hold_ms": r.hold_ms,
+                "since_release_ms": r.since_release_ms,
+                "interrupted": bool(r.turn.interrupted),
+            }
+            for r in results
+        ],
     }
 
 
@@ -407,6 +435,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--max-tokens", type=int, default=150, help="[llm] max_answer_tokens")
     p.add_argument("--asr", type=Path, default=AsrConfig().checkpoint_path, help="recognizer checkpoint")
     p.add_argument("--config", type=Path, help="a config file to start from instead of the defaults")
+    p.add_argument("--details", type=Path, help="write each barge-in (stop, hold, last release) as JSON")
     return p.parse_args(argv)
 
 
@@ -422,6 +451,9 @@ async def main_async(args) -> str:
         for mode in args.modes.split(","):
             rows.append(await bench_mode(pulse, root, mode, args))
             print(table(rows[-1:], args), flush=True)  # each mode's row as soon as it is measured
+            if args.details:
+                details = {row["mode"]: row["details"] for row in rows}
+                args.details.write_text(json.dumps(details, indent=1))
     finally:
         pulse.stop()
         shutil.rmtree(root, ignore_errors=True)

@@ -34,7 +34,7 @@ import pytest
 from assistant.asr.text import normalize
 from assistant.audio.files import read_audio
 from assistant.config import DEFAULT_ASR_CHECKPOINT, BargeinConfig, Config, MemoryConfig, VadConfig
-from assistant.listen import Listener
+from assistant.listen import EARLY_FINAL_MS, Listener
 from assistant.memory import Memory
 from assistant.metrics import MARKS
 
@@ -50,24 +50,34 @@ QUESTIONS = ["What is the capital of France?", "How many days are in a week?", "
 
 # --- unit: the Listener with a fake recognizer -------------------------------------------------------
 class FakeRecognizer:
-    """Says one more word of `text` per 0.25 s of audio; `finalize()` returns `final` (then resets)."""
+    """Says one more word of `text` per 0.25 s of audio; the next of `finals` is the final text, from
+    `peek_final()` (taken once reset() starts the next utterance) or from `finalize()`."""
 
     def __init__(self, finals: list[str], text: str = "what time is it") -> None:
         self.finals, self.words = list(finals), text.split()
         self.received = 0  # samples of the current utterance
+        self.peeked = 0  # peek_final calls
+        self.finalized = 0  # finalize calls
 
     def build(self) -> FakeRecognizer:
         return self
 
     def reset(self) -> None:
-        self.received = 0
+        if self.received and self.peeked:
+            self.finals.pop(0)  # the utterance ended on its peeked final
+        self.received = self.peeked = 0
 
     def accept(self, samples: np.ndarray) -> str:
         self.received += len(samples)
         return " ".join(self.words[: self.received // (RATE // 4)])
 
+    def peek_final(self, flush_ms: int) -> str:
+        self.peeked += 1
+        return self.finals[0]
+
     def finalize(self) -> str:
-        self.received = 0
+        self.received = self.peeked = 0
+        self.finalized += 1
         return self.finals.pop(0)
 
 
@@ -86,6 +96,7 @@ class FakePipeline:
 
     async def submit(self, text: str, marks: dict) -> str:
         self.submitted.append((text, dict(marks), self.listener.blocks.qsize()))
+        self.prepared_at_submit = list(self.prepared)
         return text
 
 
@@ -141,19 +152,22 @@ def _silence(seconds: float) -> np.ndarray:
 def test_partials_while_speaking_and_one_final_at_the_endpoint(espeak_wav):
     speech, end = _speech(espeak_wav, "what time is it in Tokyo right now")
     lead, t0 = len(_silence(0.5)), 10**12
-    pipe, console, n_blocks = _listen(
-        np.concatenate([_silence(0.5), speech, _silence(1.5)]), ["what time is it"]
-    )
+    final = "what time is it in tokyo right now"
+    pipe, console, n_blocks = _listen(np.concatenate([_silence(0.5), speech, _silence(1.5)]), [final])
 
     [(text, marks, left)] = pipe.submitted
-    assert text == "what time is it"
-    assert [e for e in console.events if e[0] == "final"] == [("final", "what time is it", 0)]
+    assert text == final
+    assert [e for e in console.events if e[0] == "final"] == [("final", final, 0)]
     partials = [e for e in console.events if e[0] == "partial"]
     spoken = (marks["speech_end"] - marks["speech_start"]) // NS_PER_SAMPLE
     assert partials and partials[0][2] < spoken / 2, "the first partial came only after the speech"
     texts = [p[1] for p in partials]
     assert all(b.startswith(a) for a, b in zip(texts, texts[1:], strict=False))  # each extends the last
     assert set(texts) <= set(pipe.prepared)  # the LLM may read the question while it is asked
+    # ... and the final one EARLY_FINAL_MS after the speech end, before the endpoint: the last thing
+    # prepared, once (the partials of the silence after it would undo it), and the turn's text.
+    assert pipe.prepared_at_submit[-1] == final and pipe.prepared.count(final) == 1
+    assert pipe.listener.recognizer.finalized == 0  # that early final was the final
     # The marks follow the audio: speech ends where the speech in the file ends, the endpoint fires
     # end_silence_ms later, and the turn is submitted while the listener handles that very block.
     true_end_ns = t0 + (lead + end) * NS_PER_SAMPLE
@@ -164,6 +178,20 @@ def test_partials_while_speaking_and_one_final_at_the_endpoint(espeak_wav):
     handled = n_blocks - left  # blocks taken from the queue (the None sentinel is still queued)
     block_end_ns = t0 + handled * BLOCK * NS_PER_SAMPLE
     assert abs(block_end_ns - marks["endpoint"]) <= BLOCK * NS_PER_SAMPLE
+
+
+def test_a_pause_mid_question_gives_an_early_final_that_the_user_talks_past(espeak_wav):
+    first, end = _speech(espeak_wav, "what time is it")
+    rest, _ = _speech(espeak_wav, "in Tokyo right now")
+    pause = _silence((EARLY_FINAL_MS + 100) / 1000)  # longer than that, shorter than end_silence_ms
+    audio = np.concatenate([_silence(0.5), first[:end], pause, rest, _silence(1.5)])
+    final = "what time is it in tokyo right now"
+    pipe, _, _ = _listen(audio, [final])
+
+    assert [t for t, _, _ in pipe.submitted] == [final]  # the pause did not end the question
+    early = [i for i, text in enumerate(pipe.prepared) if text == final]
+    assert len(early) == 2, pipe.prepared  # in the pause, and after the question
+    assert any(text != final for text in pipe.prepared[early[0] : early[1]])  # partials again between
 
 
 def test_an_empty_transcript_starts_no_turn(espeak_wav):
@@ -315,12 +343,11 @@ def live_session(pulse, espeak_wav, tmp_path_factory) -> Session:
         app.kill()
 
 
-# The shipped checkpoint is still early in its training (test_synth WER 69.0%, models/asr/MODEL_CARD.md).
+# The shipped checkpoint is still early in its training (test_synth WER 65.6%, models/asr/MODEL_CARD.md).
 # It gets the file test's question right ("how many days are in a week", WER 0) and the live
-# questions nearly ("what coller is the ski" for espeak's "What color is the sky?", WER 0.4; the
-# bench heard "et caller is the ski", 0.6, through the virtual mic), against the 0.5 allowed: the
-# live check passed in one of two runs here. Not strict, until a checkpoint clears it by a margin
-# and this marker goes.
+# questions nearly: "What color is the sky?" comes out "what coller is the ski" (WER 0.4) or, with a
+# stray first letter, "bwhat coller is the ski" (0.6), against the 0.5 allowed: the live check passed
+# in 4 of 6 runs here. Not strict, until a checkpoint clears it by a margin and this marker goes.
 RECOGNIZER_NOT_TRAINED = pytest.mark.xfail(
     strict=False, reason="shipped recognizer checkpoint still misses words in live questions (issue 4)"
 )

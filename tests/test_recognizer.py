@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from assistant.asr.features import log_mel
+from assistant.asr.features import StreamingFeatures, log_mel
 from assistant.asr.model import ConformerConfig, ConformerCTC, MaskedBatchNorm1d, save_checkpoint
 from assistant.asr.recognizer import (
     FLUSH_MS,
@@ -106,6 +106,31 @@ def test_finalize_flushes_the_utterance_with_silence(model):
     flushed = rec.finalize()
     assert flushed == transcribe(model, np.r_[wave, np.zeros(FLUSH_MS * 16, np.float32)])
     assert flushed != transcribe(model, wave)  # the random network says something over silence too
+
+
+@pytest.mark.parametrize("flush_ms", [0, 200, 520])
+def test_peek_final_is_the_final_text_so_far_and_changes_nothing(model, flush_ms):
+    head, tail = _wave(1.5, seed=11), _wave(0.9, seed=13)  # 1.5 s: the last chunk is partial
+    rec, twin = StreamingRecognizer(model, 320, 4), StreamingRecognizer(model, 320, 4)
+    rec.accept(head)
+    twin.accept(head)
+    peeked = rec.peek_final(flush_ms)
+    assert peeked == twin.finalize(flush_ms) and peeked != rec.text  # the rest was run
+    rec.accept(tail)  # the user goes on: the utterance continues as if nothing was peeked
+    assert rec.finalize(flush_ms=0) == transcribe(model, np.r_[head, tail])
+
+
+@pytest.mark.parametrize("n", [399, 400, 1000, 4037])  # remainders shorter and longer than a window
+def test_feature_peek_equals_accept_and_changes_nothing(n):
+    rng = np.random.default_rng(n)
+    wave, more = (0.1 * rng.standard_normal((2, n))).astype(np.float32)
+    flush = np.zeros(3200, np.float32)
+    stream, twin = StreamingFeatures(), StreamingFeatures()
+    before = stream.accept(wave)
+    twin.accept(wave)
+    np.testing.assert_array_equal(stream.peek(flush), twin.accept(flush))
+    after = stream.accept(more)
+    np.testing.assert_array_equal(np.concatenate([before, after]), log_mel(np.r_[wave, more]))
 
 
 def test_reset_forgets_the_utterance(model):

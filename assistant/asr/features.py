@@ -68,6 +68,7 @@ class StreamingFeatures:
     def reset(self) -> None:
         self._fbank = knf.OnlineFbank(fbank_options())
         self._emitted = 0
+        self._tail = np.zeros(0, np.float32)  # scaled samples from the first frame not yet emitted on
 
     @property
     def frames_emitted(self) -> int:
@@ -82,5 +83,14 @@ class StreamingFeatures:
         frames = _collect(self._fbank, self._emitted, ready)
         # Emitted frames are never needed again; dropping them keeps memory flat on long streams.
         self._fbank.pop(ready - self._emitted)
+        self._tail = np.concatenate((self._tail, samples))[(ready - self._emitted) * HOP :]
         self._emitted = ready
         return frames
+
+    def peek(self, samples: np.ndarray) -> np.ndarray:
+        """The frames `accept(samples)` would return, leaving the stream as it is. Exact: a frame
+        depends only on its own window (no dither), so a fresh filterbank over the samples not yet
+        framed, plus these, gives the same frames."""
+        fbank = knf.OnlineFbank(fbank_options())
+        fbank.accept_waveform(SAMPLE_RATE, np.concatenate((self._tail, _as_samples(samples))))
+        return _collect(fbank, 0, fbank.num_frames_ready)

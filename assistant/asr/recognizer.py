@@ -139,6 +139,27 @@ class StreamingRecognizer:
         self.reset()
         return text
 
+    def peek_final(self, flush_ms: int = FLUSH_MS) -> str:
+        """What `finalize(flush_ms)` would return now, without ending the utterance: the flush goes
+        through a copy of the feature stream (`StreamingFeatures.peek`) and the network runs on the
+        state without keeping the new one (`forward_chunk` returns a new state), so more audio may
+        follow. The listener takes the final this way soon after the speech end, before the endpoint."""
+        if self._state is None:
+            raise RuntimeError("StreamingRecognizer.build() must be called before peek_final()")
+        flush = np.zeros(flush_ms * SAMPLE_RATE // 1000, np.float32)
+        feats = np.concatenate((self._pending, self._features.peek(flush)))  # (t, 80)
+        if not len(feats):
+            return self.text
+        state, tokens, last = self._state, list(self._tokens), self._last
+        while len(feats):  # whole chunks as accept() would run them, then the rest as finalize() does
+            need = chunk_feature_frames(self.chunk_size, state) or len(feats)
+            x = torch.from_numpy(np.ascontiguousarray(feats[:need]))[None]  # (1, t, 80)
+            log_probs, state = self.model.forward_chunk(x, state, self.chunk_size, self.left_chunks)
+            new, last = ctc_greedy(log_probs[0].argmax(-1).tolist(), last)
+            tokens += new
+            feats = feats[need:]
+        return decode(tokens)
+
     def _run(self, feats: np.ndarray) -> None:
         x = torch.from_numpy(np.ascontiguousarray(feats))[None]  # (1, t, 80)
         log_probs, self._state = self.model.forward_chunk(x, self._state, self.chunk_size, self.left_chunks)
