@@ -37,7 +37,7 @@ NS_PER_S, NS_PER_MS = 1_000_000_000, 1_000_000
 FEED_BLOCK_S = 0.02  # file input is fed in 20 ms blocks, like a microphone callback
 # ms of silence after the speech end before the final transcript is taken (`Listener._prepare`): the
 # speech end may still move up to the VAD's 100 ms smoothing window; a pause this long mid-question
-# costs one peek (~20 ms of recognizer time), thrown away when the user goes on.
+# costs one peek (a chunk or two of recognizer time), thrown away when the user goes on.
 EARLY_FINAL_MS = 120
 
 
