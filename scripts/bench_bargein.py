@@ -276,9 +276,8 @@ def silent_from_ns(pulse, after_ns: int, quiet_s: float = QUIET_S) -> int | None
     return None
 
 
-def stop_latency_ms(pulse, speech: Speech, started_ns: int) -> float | None:
-    """Speech onset in the mic → speaker silent, in ms; None if either was not found."""
-    onset = speech_onset_ns(pulse, speech, started_ns)
+def stop_latency_ms(pulse, onset: int | None) -> float | None:
+    """Speech onset in the mic (`speech_onset_ns`) → speaker silent, in ms; None if either was not found."""
     if onset is None:
         return None
     silent = silent_from_ns(pulse, onset)
@@ -322,10 +321,10 @@ async def barge_ins(
     await asyncio.sleep(QUIET_S + 0.5)  # the recordings catch up
     hold = live.pipe.hold
     for r in results:
-        r.latency_ms = stop_latency_ms(pulse, r.speech, r.started_ns)
         r.onset_ns = speech_onset_ns(pulse, r.speech, r.started_ns)
+        r.latency_ms = stop_latency_ms(pulse, r.onset_ns)
         if r.onset_ns is not None:
-            holds = [t for t in hold.sets if t >= r.onset_ns - 50 * 1_000_000]
+            holds = [t for t in hold.sets if t >= r.onset_ns - NS // 20]  # from 50 ms before the onset
             releases = [t for t in hold.clears if t < r.onset_ns]
             r.hold_ms = (holds[0] - r.onset_ns) / 1e6 if holds else None
             r.since_release_ms = (r.onset_ns - releases[-1]) / 1e6 if releases else None

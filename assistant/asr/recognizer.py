@@ -148,23 +148,25 @@ class StreamingRecognizer:
             raise RuntimeError("StreamingRecognizer.build() must be called before peek_final()")
         flush = np.zeros(flush_ms * SAMPLE_RATE // 1000, np.float32)
         feats = np.concatenate((self._pending, self._features.peek(flush)))  # (t, 80)
-        if not len(feats):
-            return self.text
         state, tokens, last = self._state, list(self._tokens), self._last
         while len(feats):  # whole chunks as accept() would run them, then the rest as finalize() does
             need = chunk_feature_frames(self.chunk_size, state) or len(feats)
-            x = torch.from_numpy(np.ascontiguousarray(feats[:need]))[None]  # (1, t, 80)
-            log_probs, state = self.model.forward_chunk(x, state, self.chunk_size, self.left_chunks)
-            new, last = ctc_greedy(log_probs[0].argmax(-1).tolist(), last)
+            new, state, last = self._step(feats[:need], state, last)
             tokens += new
             feats = feats[need:]
         return decode(tokens)
 
     def _run(self, feats: np.ndarray) -> None:
-        x = torch.from_numpy(np.ascontiguousarray(feats))[None]  # (1, t, 80)
-        log_probs, self._state = self.model.forward_chunk(x, self._state, self.chunk_size, self.left_chunks)
-        tokens, self._last = ctc_greedy(log_probs[0].argmax(-1).tolist(), self._last)
+        tokens, self._state, self._last = self._step(feats, self._state, self._last)
         self._tokens += tokens
+
+    def _step(self, feats: np.ndarray, state: StreamState, last: int) -> tuple[list[int], StreamState, int]:
+        """Features (t, 80) through the network from `state`, greedy CTC after token `last`:
+        (new tokens, new state, new last token). Pure: `_run` keeps the results, `peek_final` not."""
+        x = torch.from_numpy(np.ascontiguousarray(feats))[None]  # (1, t, 80)
+        log_probs, state = self.model.forward_chunk(x, state, self.chunk_size, self.left_chunks)
+        tokens, last = ctc_greedy(log_probs[0].argmax(-1).tolist(), last)
+        return tokens, state, last
 
 
 def transcribe(model: ConformerCTC, wave: np.ndarray, chunk_ms: int = 320, left_chunks: int = 4) -> str:
