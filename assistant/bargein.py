@@ -143,10 +143,8 @@ class EchoEstimate:
 
     def played_db(self, t_ns: int) -> float | None:
         """The loudest reference that can be heard in a mic block starting at t_ns; None if none is."""
-        with self._lock:
-            while self._blocks and self._blocks[0][0] < t_ns - self.tail_ns:
-                self._blocks.popleft()
-            levels = [db for stamp, db in self._blocks if stamp <= t_ns]
+        with self._lock:  # `reference` keeps the blocks of the last 2 tails: all this can need
+            levels = [db for stamp, db in self._blocks if t_ns - self.tail_ns <= stamp <= t_ns]
         loudest = max(levels, default=None)
         return loudest if loudest is not None and loudest > AUDIBLE_DB else None
 

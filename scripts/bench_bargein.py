@@ -6,14 +6,17 @@ its own voice, heard back through the microphone, ever stops it.
     python scripts/bench_bargein.py --modes webrtc --n 20 --m 0
     python scripts/bench_bargein.py --config my.toml         # e.g. other [audio] block_ms or [vad] keys
     python scripts/bench_bargein.py --details bi.json        # each barge-in: stop, hold, last release
+    python scripts/bench_bargein.py --loopback-adjust-s 10   # an echo path whose delay moves
 
 The scene: a private PulseAudio server (`Pulse` from tests/conftest.py). The assistant plays to a null
 sink whose monitor is looped back into the microphone (module-loopback), as laptop speakers would
-be; the user is espeak-ng speech played into the microphone. The assistant runs in this process
-(`listen.run_live`) with the configured models and a storyteller system prompt, so every answer is
-long whatever the recognizer made of the question. Per mode: the loopback at `--volume`, a first
-answer plays WARMUP_S, then N barge-ins, each 1.5-4 s into an answer (the interrupting question is
-the next turn); then the loopback at `--echo-volume` and M long answers with nobody talking.
+be, with a fixed delay unless `--loopback-adjust-s` lets the loopback re-adjust its rate (and so the
+echo's delay) that often, as PulseAudio does by default (10 s; see `Pulse.loopback`); the user is
+espeak-ng speech played into the microphone. The assistant runs in this process (`listen.run_live`)
+with the configured models and a storyteller system prompt, so every answer is long whatever the
+recognizer made of the question. Per mode: the loopback at `--volume`, a first answer plays
+WARMUP_S, then N barge-ins, each 1.5-4 s into an answer (the interrupting question is the next
+turn); then the loopback at `--echo-volume` and M long answers with nobody talking.
 
 Columns, per `[bargein] echo_cancel` mode:
     stop p50 / p95   ms from the speech onset in the microphone to the speaker going silent, over the
@@ -370,14 +373,14 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
     questions = [make_speech(q, folder) for q in QUESTIONS]
     live = await Live(cfg).start()
     try:
-        pulse.loopback(True, args.volume)
+        pulse.loopback(True, args.volume, args.loopback_adjust_s)
         # A first answer plays a while: the loopback settles its latency (module-loopback adapts it
         # over several seconds, an artifact of the rig) and AEC3 converges; then the barge-ins.
         await answer_playing(live, pulse, questions[0])
         await asyncio.sleep(WARMUP_S)
         results = await barge_ins(live, pulse, questions, args.n)
         await wait_for(lambda: not live.pipe.busy, 180.0)
-        pulse.loopback(True, args.echo_volume)
+        pulse.loopback(True, args.echo_volume, args.loopback_adjust_s)
         answers = await long_answers(live, pulse, make_speech(LONG_REQUEST, folder), args.m)
     finally:
         pulse.loopback(False)
@@ -404,8 +407,10 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
 
 
 def table(rows: list[dict], args) -> str:
+    adjust = args.loopback_adjust_s
+    delay = f"echo delay re-adjusted every {adjust} s" if adjust else "fixed echo delay"
     lines = [
-        f"Barge-in (loopback volume {args.volume} when talked over, {args.echo_volume} answering alone)",
+        f"Barge-in (loopback volume {args.volume} talked over, {args.echo_volume} answering alone; {delay})",
         "",
         "| echo_cancel | stop p50 ms | stop p95 ms | stopped | interrupted | self-int. | answer min "
         "| holds/min |",
@@ -434,6 +439,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--max-tokens", type=int, default=150, help="[llm] max_answer_tokens")
     p.add_argument("--asr", type=Path, default=AsrConfig().checkpoint_path, help="recognizer checkpoint")
     p.add_argument("--config", type=Path, help="a config file to start from instead of the defaults")
+    p.add_argument(
+        "--loopback-adjust-s", type=int, default=0, help="module-loopback adjust_time (0: a fixed echo delay)"
+    )
     p.add_argument("--details", type=Path, help="write each barge-in (stop, hold, last release) as JSON")
     return p.parse_args(argv)
 

@@ -284,6 +284,10 @@ class Player:
         stream.abort()
         if self.reference is not None:
             self.reference(np.zeros(0, np.float32), time.perf_counter_ns())  # playback stopped here
+        self._start(stream)
+
+    def _start(self, stream: sd.OutputStream) -> None:
+        """Start the stream (again) on a fresh clock: its first callback stamps sample 0."""
         with self._lock:
             self._clock, self._base_ns = 0, None
         self._started_ns, self._callback_ns = time.perf_counter_ns(), 0
@@ -345,7 +349,7 @@ class Player:
         self._name = info["name"]
         stream_rate = rate if _output_rate_ok(self._device, rate) else int(info["default_samplerate"])
         block_s = self.cfg.block_ms / 1000
-        self._failure, self._piece, self._clock, self._base_ns = None, None, 0, None
+        self._failure, self._piece = None, None
         self._stream_rate = stream_rate
         stream = None
         try:
@@ -360,8 +364,7 @@ class Player:
                 latency=max(info["default_low_output_latency"], 2 * block_s, MIN_OUTPUT_LATENCY_S),
                 callback=self._callback,
             )
-            self._started_ns, self._callback_ns = time.perf_counter_ns(), 0
-            stream.start()
+            self._start(stream)
         except sd.PortAudioError as err:
             if stream is not None:
                 stream.close(ignore_errors=True)
