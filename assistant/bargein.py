@@ -17,11 +17,13 @@ While a turn is being answered (thinking or speaking), per 20 ms block after the
    from the cut clause on, is spoken again (without asking the LLM again).
 
 Why the assistant does not interrupt itself. Its voice reaches the microphone. The echo canceller
-(`audio/echo.py`, WebRTC AEC3) takes most of it out, but not all: through the PulseAudio loopback of
-the tests its output still has bursts of residual echo (up to 400 ms, 10-20 dB below the echo) that
-webrtcvad calls speech, more after the player's underruns; with `echo_cancel = "off"` (or a library
-that failed to load) all of the echo is there, and AEC3 needs ~2 s to converge (`converged`). One
-mechanism covers all of these cases, so `converged` is not consulted:
+(`audio/echo.py`, WebRTC AEC3) takes most of it out, but not all: whenever the echo's delay moves
+(a player underrun; output and input devices on different clocks; in the tests, a loopback that
+re-adjusts its rate, `Pulse.loopback(adjust_s=...)`) its output has bursts of residual echo (around
+100 ms, up to the echo's full level) that webrtcvad calls speech while AEC3 re-converges; with
+`echo_cancel = "off"` (or a library that failed to load) all of the echo is there, and AEC3 needs
+~2 s to converge (`converged`). One mechanism covers all of these cases, so `converged` is not
+consulted:
 
 - The echo gate (`EchoEstimate`), on whenever something is audible from the speaker: the player
   hands every block its running stream plays, silence too, to `reference()` (echo canceller and
@@ -36,11 +38,12 @@ mechanism covers all of these cases, so `converged` is not consulted:
   for a loopback at volume 1.0 with the canceller off, -40 to -55 dB once AEC3 has converged; it
   follows AEC3 as it adapts, starts at 0 dB, and is learnt apart for the first START_MS of each
   clause, where AEC3 leaks more. The user's voice is kept out of what is learnt. After a hold that
-  ended as a blip, the coupling is taken as at least RESUME_COUPLING_DB for RESUME_MS: a hold aborts
-  the output stream (that is what stops the sound within a block), and for a few hundred ms after it
-  starts again AEC3 lets the echo through at up to ~8 dB below what plays (measured on the tests'
-  loopback), far above anything learnt from clause starts in a running stream. Without this floor,
-  each resume held playback again, and a clause could be held, rewound and resumed for minutes.
+  ended as a blip, the coupling is taken as at least RESUME_COUPLING_DB for RESUME_MS: such a hold
+  says the echo path has just moved, and AEC3 lets the echo through in further bursts for a second
+  or two while it re-converges (measured with the re-adjusting loopback: heard minus played up to
+  about 0 dB at p90 for 0.1-2.5 s after such a hold, with or without the stream restart a hold
+  causes). Without this floor each resume held playback again, and a clause could be held, rewound
+  and resumed for minutes. With a fixed echo delay such holds are rare, and so is the floor.
 - The hold is its own check: it stops playback, so the echo dies out within the echo tail. Voice that
   goes on AFTER_HOLD_MS after the hold cannot be the assistant's; residual echo that slipped through
   the gate ends as a blip, and the hold is released. ECHO_TAIL_MS and AFTER_HOLD_MS leave room for
@@ -81,7 +84,8 @@ LEARN_PAUSE_MS = 2000  # ms after a hold starts or ends in which nothing is lear
 HOLD_FRAMES = 1  # voiced frames in the endpointer's smoothing window (the newest one voiced) that hold
 RELEASE_MS = 300  # ms without voice in a confirmed utterance that end a hold that did not interrupt
 RESUME_COUPLING_DB = -10.0  # dB: the least coupling assumed after a hold that ended as a blip ...
-RESUME_MS = 2500  # ... for this long: the restarted stream's echo leaks through AEC3 meanwhile
+RESUME_MS = 2500  # ... for this long: AEC3 is re-converging after the echo path moved
+RESTART_MS = 1500  # ... and for the first this long of sound after a hold restarted the output stream
 AFTER_HOLD_MS = 400  # ms voice must go on after the hold stopped playback: the echo is gone by then
 PAUSE_MS = 100  # ms without audible reference after which sound starts a new START_MS phase ...
 START_MS = 500  # ... in which the echo estimate is learnt and applied apart (AEC3 leaks more there)
@@ -153,6 +157,11 @@ class EchoEstimate:
         with self._lock:
             return any(0 <= t_ns - start < START_MS * MS for start in self._starts)
 
+    def first_start_after(self, t_ns: int) -> int | None:
+        """The stamp where sound first began after a pause at or after t_ns, if it has yet."""
+        with self._lock:
+            return min((start for start in self._starts if start >= t_ns), default=None)
+
     def coupling(self, t_ns: int) -> float:
         """dB from the loudest audible reference to the loudest echo expected at mic time t_ns."""
         return self._coupling[self.starting(t_ns)]
@@ -187,6 +196,7 @@ class BargeIn:
         self.hold_ns: int | None = None  # mic time of the block that last held playback
         self.interrupted = None  # the turn this utterance interrupted once confirmed (False: none was left)
         self.resumed_until_ns = 0  # mic time until which RESUME_COUPLING_DB holds after a blip
+        self.restarted_ns: int | None = None  # mic time of the last hold: the player's stream restarted
         self.learn_after_ns = 0  # mic time from which the echo estimate may learn again after a hold
 
     def reference(self, samples: np.ndarray, t_ns: int) -> None:
@@ -204,10 +214,19 @@ class BargeIn:
         if alone and t_ns >= self.learn_after_ns:
             self.estimate.learn(level_db(samples), played, t_ns)
         coupling = self.estimate.coupling(t_ns)
-        if t_ns < self.resumed_until_ns:
+        if t_ns < self.resumed_until_ns or self._first_sound_after_restart(t_ns):
             coupling = max(coupling, RESUME_COUPLING_DB)
         self.endpointer.set_gate(self.cfg.speaking_threshold_db)
         self.endpointer.set_reference_level(played + coupling)
+
+    def _first_sound_after_restart(self, t_ns: int) -> bool:
+        """Whether t_ns lies in the first RESTART_MS of sound since the player's stream restarted."""
+        if self.restarted_ns is None:
+            return False
+        start = self.estimate.first_start_after(self.restarted_ns)
+        if start is not None and t_ns - start >= RESTART_MS * MS:
+            self.restarted_ns = None  # over: AEC3 has the restarted stream's delay by now
+        return start is not None and 0 <= t_ns - start < RESTART_MS * MS
 
     def speech_started(self, onset_ns: int) -> None:
         if self.cfg.enabled and (self.pipe.busy or self.pipe.hold.is_set()):
@@ -221,7 +240,7 @@ class BargeIn:
         voice = self._voice(t_ns, hold.is_set())
         if voice and self.pipe.busy and not hold.is_set():
             hold.set()
-            self.hold_ns = t_ns
+            self.hold_ns = self.restarted_ns = t_ns
             self.estimate.discard()
             self.learn_after_ns = t_ns + LEARN_PAUSE_MS * MS
         elif not voice and hold.is_set():

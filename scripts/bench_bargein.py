@@ -310,14 +310,16 @@ async def barge_ins(
     question is the next turn. Latencies are measured at the end, once the recordings caught up."""
     rng = random.Random(seed)
     results: list[BargeInResult] = []
+    attempts = 0  # the questions rotate per attempt: one whose answer is short must not come back forever
     while len(results) < n:
-        turn = await answer_playing(live, pulse, questions[len(results) % len(questions)])
+        attempts += 1
+        turn = await answer_playing(live, pulse, questions[attempts % len(questions)])
         if turn is None:
             continue
         await asyncio.sleep(rng.uniform(*delay))
         if live.playing() is not turn:
             continue  # the answer ended first; try again
-        speech = questions[(len(results) + 1) % len(questions)]
+        speech = questions[(attempts + 1) % len(questions)]
         started = live.say(pulse, speech)
         await wait_for(lambda turn=turn: "turn_end" in turn.marks, 4.0)
         results.append(BargeInResult(started, speech, turn))
