@@ -43,7 +43,13 @@ consulted:
   or two while it re-converges (measured with the re-adjusting loopback: heard minus played up to
   about 0 dB at p90 for 0.1-2.5 s after such a hold, with or without the stream restart a hold
   causes). Without this floor each resume held playback again, and a clause could be held, rewound
-  and resumed for minutes. With a fixed echo delay such holds are rare, and so is the floor.
+  and resumed for minutes. With a fixed echo delay such holds are rare, and so is the floor. The
+  same floor covers the first RESTART_MS of sound after any hold, for that hold restarted the output
+  stream, and a restarted stream's sound lies a few ms off the old one's against its stamps: AEC3
+  leaks while it learns the new delay. In the barge-in bench nearly every answer after an
+  interruption was held falsely 0.1-0.9 s in (then the resume floor slowed the next barge-in: p95
+  1.4 s); with it, 1 false hold in 12 barge-ins. A barge-in in that first 1.5 s of an answer has
+  to be louder (at the echo's played level) to hold at once.
 - The hold is its own check: it stops playback, so the echo dies out within the echo tail. Voice that
   goes on AFTER_HOLD_MS after the hold cannot be the assistant's; residual echo that slipped through
   the gate ends as a blip, and the hold is released. ECHO_TAIL_MS and AFTER_HOLD_MS leave room for

@@ -345,6 +345,44 @@ def test_after_a_false_hold_the_gate_takes_the_echo_as_loud_for_a_while():
     assert levels == pytest.approx([-65.0, -20.0 + RESUME_COUPLING_DB, -65.0], abs=0.1)
 
 
+def test_after_a_hold_the_first_sound_of_the_restarted_stream_gets_the_floor():
+    """A hold aborts the output stream; for the first RESTART_MS of sound after that (the next answer,
+    seconds later), AEC3 leaks while it learns the new stream's delay: the floor applies there, and
+    neither before that sound starts nor after it."""
+    from assistant.bargein import RESTART_MS, RESUME_COUPLING_DB, BargeIn
+    from assistant.config import BargeinConfig
+    from assistant.vad import State
+
+    levels = []
+    endpointer = SimpleNamespace(
+        state=State.SPEECH, set_gate=lambda db: None, set_reference_level=levels.append
+    )
+    barge = BargeIn(
+        BargeinConfig(), SimpleNamespace(hold=threading.Event(), busy=True), endpointer, echo=None
+    )
+    for start in (True, False):
+        for _ in range(MIN_HISTORY):
+            barge.estimate._add(start, -45.0)
+    block = np.full(320, 0.1, np.float32)  # -20 dBFS
+
+    def sound(first: int, blocks: int) -> None:
+        for i in range(first, first + blocks):
+            barge.estimate.reference(block, T + i * 20 * MS)
+
+    sound(0, 100)  # an answer plays 2 s ...
+    barge.before(block, T + 99 * 20 * MS)
+    barge.restarted_ns = T + 100 * 20 * MS  # ... a hold stops it (what `after` sets) ...
+    barge.estimate.reference(np.zeros(0, np.float32), barge.restarted_ns)
+    steps, written = RESTART_MS // 20, 200  # 2 s later the next answer starts, on the restarted stream
+    for i in (0, steps - 1, steps, steps + 10):
+        sound(written, 200 + i + 1 - written)  # the player writes just ahead of what the mic hears
+        written = 200 + i + 1
+        barge.before(block, T + (200 + i) * 20 * MS)
+    floor = -20.0 + RESUME_COUPLING_DB
+    assert levels == pytest.approx([-65.0, floor, floor, -65.0, -65.0], abs=0.1)
+    assert barge.restarted_ns is None  # done with that restart
+
+
 def test_resume_point_is_the_last_pause_before_the_cut():
     samples = np.r_[np.ones(300), np.zeros(100), np.ones(600)].astype(np.float32)
     assert resume_point(samples, 420, 1000) == 300  # back to the gap
