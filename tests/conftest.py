@@ -223,8 +223,9 @@ class Pulse:
         module-loopback's rate adjustment is off (`adjust_time=0`; both null sinks run on the same
         clock, so there is no drift to follow). With `adjust_s` > 0 it re-adjusts every `adjust_s`
         seconds (PulseAudio's default is 10), moving the echo's delay each time; WebRTC AEC3 then
-        lets the echo through at up to its full level for ~100 ms while it re-converges (measured:
-        15 such bursts in 140 s of answer, against none with a fixed delay)."""
+        lets the echo through at up to its full level for ~100 ms while it re-converges (measured
+        with barge-in logging instead of holding: 15 echo bursts the gate would have held on in
+        140 s of answer, against 2 with a fixed delay)."""
         if self._loopback_module is not None:
             self.pactl("unload-module", str(self._loopback_module))
             self._loopback_module = None

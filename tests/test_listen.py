@@ -343,11 +343,12 @@ def live_session(pulse, espeak_wav, tmp_path_factory) -> Session:
         app.kill()
 
 
-# The shipped checkpoint is still early in its training (test_synth WER 65.6%, models/asr/MODEL_CARD.md).
-# It gets the file test's question right ("how many days are in a week", WER 0) and the live
-# questions nearly: "What color is the sky?" comes out "what coller is the ski" (WER 0.4) or, with a
-# stray first letter, "bwhat coller is the ski" (0.6), against the 0.5 allowed: the live check passed
-# in 4 of 6 runs here. Not strict, until a checkpoint clears it by a margin and this marker goes.
+# The shipped checkpoint is still early in its training (models/asr/MODEL_CARD.md). It gets the file
+# test's question right ("how many days are in a week", WER 0) and the live questions nearly: "What
+# color is the sky?" comes out "what coller is the ski" (WER 0.4), but also "wha coller is the ski"
+# (0.6) against the 0.5 allowed. (The stray first letter of last session's failures, "bwhat", came
+# from the features of digital silence: LOG_MEL_FLOOR.) Not strict, until a checkpoint clears it by
+# a margin and this marker goes.
 RECOGNIZER_NOT_TRAINED = pytest.mark.xfail(
     strict=False, reason="shipped recognizer checkpoint still misses words in live questions (issue 4)"
 )
