@@ -63,8 +63,8 @@ its first sample (capture block, resampler, canceller), and the player stops wit
 at the first voiced frame rather than at the endpointer's onset (three of five) saves 40 ms, which
 the 150 ms bound needs on the loaded development machine (three frames: a median of 155 ms). A false
 hold is a pause of ~0.1 s, and playback goes on from the last pause before the cut; with the running
-output stream and the resume floor above, the full bench measured 7 a minute of answer at loopback
-volume 1.0 (README, "Barge-in").
+output stream, the floors above and the tests' loopback at a fixed delay, the bench measured 1.1 a
+minute of answer at loopback volume 1.0 (README, "Barge-in").
 """
 
 from __future__ import annotations
