@@ -5,7 +5,7 @@ its own voice, heard back through the microphone, ever stops it.
     python scripts/bench_bargein.py --n 3 --m 3              # a quick look (about 10 minutes)
     python scripts/bench_bargein.py --modes webrtc --n 20 --m 0
     python scripts/bench_bargein.py --config my.toml         # e.g. other [audio] block_ms or [vad] keys
-    python scripts/bench_bargein.py --details bi.json        # each barge-in: stop, hold, last release
+    python scripts/bench_bargein.py --details bi.json        # each barge-in and self-interruption
     python scripts/bench_bargein.py --loopback-adjust-s 10   # an echo path whose delay moves
 
 The scene: a private PulseAudio server (`Pulse` from tests/conftest.py). The assistant plays to a null
@@ -343,6 +343,7 @@ class AnswersResult:
     extra_turns: int = 0
     seconds: float = 0.0
     holds: int = 0
+    cases: list[dict] = field(default_factory=list)  # each self-interruption, for --details
 
 
 async def long_answers(live: Live, pulse, question: Speech, m: int, timeout: float = 180.0) -> AnswersResult:
@@ -363,7 +364,17 @@ async def long_answers(live: Live, pulse, question: Speech, m: int, timeout: flo
         result.seconds += time.monotonic() - start
         result.holds += live.pipe.hold.count - holds
         await asyncio.sleep(1.5)  # an echo mistaken for a question would start a turn by now
-        result.extra_turns += live.pipe.current is not turn
+        extra = live.pipe.current if live.pipe.current is not turn else None
+        result.extra_turns += extra is not None
+        if turn.interrupted or extra is not None:
+            result.cases.append(
+                {
+                    "answer_s": round((turn.marks["turn_end"] - turn.marks["turn_start"]) / NS, 2),
+                    "interrupted": bool(turn.interrupted),
+                    "holds": live.pipe.hold.count - holds,
+                    "extra_turn_text": extra.user_text if extra is not None else None,
+                }
+            )
     return result
 
 
@@ -396,15 +407,18 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
         "p50": float(np.percentile(latencies, 50)) if latencies else None,
         "p95": float(np.percentile(latencies, 95)) if latencies else None,
         "answers": answers,
-        "details": [
-            {
-                "stop_ms": r.latency_ms,
-                "hold_ms": r.hold_ms,
-                "since_release_ms": r.since_release_ms,
-                "interrupted": bool(r.turn.interrupted),
-            }
-            for r in results
-        ],
+        "details": {
+            "self_interruptions": answers.cases,
+            "barge_ins": [
+                {
+                    "stop_ms": r.latency_ms,
+                    "hold_ms": r.hold_ms,
+                    "since_release_ms": r.since_release_ms,
+                    "interrupted": bool(r.turn.interrupted),
+                }
+                for r in results
+            ],
+        },
     }
 
 
@@ -444,7 +458,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument(
         "--loopback-adjust-s", type=int, default=0, help="module-loopback adjust_time (0: a fixed echo delay)"
     )
-    p.add_argument("--details", type=Path, help="write each barge-in (stop, hold, last release) as JSON")
+    p.add_argument("--details", type=Path, help="write each barge-in and self-interruption as JSON")
     return p.parse_args(argv)
 
 
