@@ -319,10 +319,10 @@ def test_echo_estimate_learns_the_start_of_a_clause_apart():
     assert est.coupling(start) == pytest.approx(-10.0) and est.coupling(steady) == pytest.approx(-30.0)
 
 
-def test_after_a_false_hold_the_gate_takes_the_echo_as_loud_for_a_while():
-    """The restarted stream's echo leaks through AEC3: for RESUME_MS after a blip the echo estimate
-    uses at least RESUME_COUPLING_DB, whatever was learnt; then the learnt coupling again."""
-    from assistant.bargein import RESUME_COUPLING_DB, RESUME_MS, BargeIn
+def _converged_barge_in():
+    """A BargeIn over a converged canceller (echo 45 dB below what plays, in both phases), and the
+    list its endpointer's reference levels are appended to."""
+    from assistant.bargein import BargeIn
     from assistant.config import BargeinConfig
     from assistant.vad import State
 
@@ -335,7 +335,16 @@ def test_after_a_false_hold_the_gate_takes_the_echo_as_loud_for_a_while():
     )
     for start in (True, False):
         for _ in range(MIN_HISTORY):
-            barge.estimate._add(start, -45.0)  # a converged canceller: echo 45 dB below what plays
+            barge.estimate._add(start, -45.0)
+    return barge, levels
+
+
+def test_after_a_false_hold_the_gate_takes_the_echo_as_loud_for_a_while():
+    """The restarted stream's echo leaks through AEC3: for RESUME_MS after a blip the echo estimate
+    uses at least RESUME_COUPLING_DB, whatever was learnt; then the learnt coupling again."""
+    from assistant.bargein import RESUME_COUPLING_DB, RESUME_MS
+
+    barge, levels = _converged_barge_in()
     block = np.full(320, 0.1, np.float32)  # -20 dBFS
     for i in range(100):
         barge.estimate.reference(block, T + i * 20 * MS)
@@ -352,20 +361,9 @@ def test_after_a_hold_the_first_sound_of_the_restarted_stream_gets_the_floor():
     """A hold aborts the output stream; for the first RESTART_MS of sound after that (the next answer,
     seconds later), AEC3 leaks while it learns the new stream's delay: the floor applies there, and
     neither before that sound starts nor after it."""
-    from assistant.bargein import RESTART_MS, RESUME_COUPLING_DB, BargeIn
-    from assistant.config import BargeinConfig
-    from assistant.vad import State
+    from assistant.bargein import RESTART_MS, RESUME_COUPLING_DB
 
-    levels = []
-    endpointer = SimpleNamespace(
-        state=State.SPEECH, set_gate=lambda db: None, set_reference_level=levels.append
-    )
-    barge = BargeIn(
-        BargeinConfig(), SimpleNamespace(hold=threading.Event(), busy=True), endpointer, echo=None
-    )
-    for start in (True, False):
-        for _ in range(MIN_HISTORY):
-            barge.estimate._add(start, -45.0)
+    barge, levels = _converged_barge_in()
     block = np.full(320, 0.1, np.float32)  # -20 dBFS
 
     def sound(first: int, blocks: int) -> None:
