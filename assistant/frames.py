@@ -12,6 +12,7 @@ marks on the monotonic clock, and the event that cancels its blocking work in wo
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from dataclasses import dataclass, field
@@ -22,6 +23,12 @@ import numpy as np
 def now_ns() -> int:
     """The one clock for stage marks: monotonic, so durations never go negative."""
     return time.perf_counter_ns()
+
+
+def _set_event() -> asyncio.Event:
+    event = asyncio.Event()
+    event.set()
+    return event
 
 
 @dataclass
@@ -37,6 +44,9 @@ class Turn:
     answer_text: str = ""
     # Set once the first clause's audio exists (or it never will): the LLM waits for it, see AnswerStage.
     first_audio: threading.Event = field(default_factory=threading.Event)
+    # Set once the turn may be heard, shown and remembered. A turn started ahead of the endpoint
+    # (`Pipeline.start_ahead`) is answered but held back until `Pipeline.confirm`; others start set.
+    confirmed: asyncio.Event = field(default_factory=_set_event)
 
     def mark(self, name: str, t_ns: int | None = None) -> None:
         """Record the first time a stage boundary is reached (later calls keep the first)."""
@@ -78,6 +88,9 @@ class UserText(DataFrame):
     """The final transcript (or typed line) that starts a turn."""
 
     turn: Turn
+    # The memory window read when a turn starts ahead of the endpoint (its user text is remembered
+    # only at confirm); None: remember the user text now and read the window after it.
+    history: list | None = None
 
 
 @dataclass

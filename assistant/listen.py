@@ -1,8 +1,10 @@
 """Listening: audio blocks → VAD endpointing → streaming recognizer → the pipeline's turn.
 
 Audio reaches the recognizer *while* the user speaks (the VAD hands over pre-roll and every frame
-after a confirmed onset), so the final transcript is ready right when the endpoint fires. The
-recognizer runs on its own worker thread; the event loop only moves blocks around.
+after a confirmed onset), so the final transcript is ready EARLY_FINAL_MS after the speech end,
+before the endpoint fires; the answer starts then (`Pipeline.start_ahead`) and is let out at the
+endpoint, or dropped if the user goes on. The recognizer runs on its own worker thread; the event
+loop only moves blocks around.
 
 `run_live` listens on the microphone; `run_files` reads a WAV at real-time pace (or `--fast`) and
 writes the answers to a WAV, through exactly the same listener and pipeline.
@@ -28,16 +30,17 @@ from assistant.audio.files import read_audio, write_wav
 from assistant.bargein import BargeIn
 from assistant.config import Config
 from assistant.console import Console
-from assistant.frames import now_ns
+from assistant.frames import Turn, now_ns
 from assistant.vad import Endpointer, SpeechAudio, SpeechEnd, SpeechStart
 
 log = logging.getLogger(__name__)
 SAMPLE_RATE = 16_000
 NS_PER_S, NS_PER_MS = 1_000_000_000, 1_000_000
 FEED_BLOCK_S = 0.02  # file input is fed in 20 ms blocks, like a microphone callback
-# ms of silence after the speech end before the final transcript is taken (`Listener._prepare`): the
-# speech end may still move up to the VAD's 100 ms smoothing window; a pause this long mid-question
-# costs one peek (a chunk or two of recognizer time), thrown away when the user goes on.
+# ms of silence after the speech end before the final transcript is taken and the answer started
+# (`Listener._prepare`): the speech end may still move up to the VAD's 100 ms smoothing window; a
+# pause this long mid-question costs one peek (a chunk or two of recognizer time) and an answer
+# started for nothing, both thrown away when the user goes on.
 EARLY_FINAL_MS = 120
 
 
@@ -59,7 +62,9 @@ class Listener:
         )
         self.bargein = BargeIn(cfg.bargein, pipe, self.endpointer, self.echo)
         self._marks: dict[str, int] = {}
-        self._early: tuple[int, str] | None = None  # (speech end, final text taken EARLY_FINAL_MS after it)
+        # (speech end, final text taken EARLY_FINAL_MS after it, when it was ready)
+        self._early: tuple[int, str, int] | None = None
+        self._ahead: Turn | None = None  # the answer started on that final, held until the endpoint
         self.turns: list = []
 
     async def build(self) -> None:
@@ -104,20 +109,31 @@ class Listener:
             await self._final(event)
 
     async def _prepare(self, partial: str, event: SpeechAudio) -> None:
-        """The LLM reads the question while it is still being asked: each partial transcript, and,
-        once EARLY_FINAL_MS of silence follow the speech end, the final one, taken ahead of the
-        endpoint (`peek_final`) with silence in place of the rest of end_silence_ms, so it sees as
-        much after the speech as the final at the endpoint would. If the speech end holds until the
-        endpoint, that is the final: the LLM has had it for ~200 ms and the recognizer has no work left."""
+        """The LLM reads the question while it is still being asked: each partial transcript is
+        prefilled, and once EARLY_FINAL_MS of silence follow the speech end, the final one, taken
+        ahead of the endpoint (`peek_final`) with silence in place of the rest of end_silence_ms (so
+        it sees as much after the speech as the final at the endpoint would), starts the answer.
+        If the speech end holds until the endpoint, that is the final and the answer has had
+        ~180 ms; if the user goes on, the answer is dropped and the partials go on."""
         frame_end_ns = event.t_ns + len(event.samples) * NS_PER_S // SAMPLE_RATE
         silent_ms = (frame_end_ns - event.speech_end_ns) // NS_PER_MS
         if silent_ms < EARLY_FINAL_MS:
+            await self._drop_ahead()  # voice again: the question goes on
             self.pipe.prepare(partial)
         elif self._early is None or self._early[0] != event.speech_end_ns:
+            await self._drop_ahead()
             flush_ms = max(0, self.cfg.vad.end_silence_ms - silent_ms) + FLUSH_MS
-            self._early = (event.speech_end_ns, await self._asr(self.recognizer.peek_final, flush_ms))
-            self.pipe.prepare(self._early[1])
-        # else: the final is prepared; the partials of the silence after it would undo that
+            text = await self._asr(self.recognizer.peek_final, flush_ms)
+            self._early = (event.speech_end_ns, text, now_ns())
+            self._ahead = await self.pipe.start_ahead(text)
+            if self._ahead is None:  # an answer is playing (the user talks over it): prefill only
+                self.pipe.prepare(text)
+        # else: the answer is under way; the partials of the silence after it would undo that
+
+    async def _drop_ahead(self) -> None:
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None:
+            await self.pipe.discard(ahead)
 
     def _show(self, partial: str) -> None:
         if partial:
@@ -129,20 +145,30 @@ class Listener:
         ahead = max(0, event.t_ns_endpoint - now_ns())
         self._marks = {name: t_ns - ahead for name, t_ns in self._marks.items()}
         early, self._early = self._early, None
+        ahead, self._ahead = self._ahead, None
         if early is not None and early[0] == event.t_ns_speech_end:
-            text = early[1]  # the final, taken EARLY_FINAL_MS after this very speech end
+            text, self._marks["asr_final"] = early[1], early[2]  # taken EARLY_FINAL_MS after this speech end
             await self._asr(self.recognizer.reset)
         else:  # the speech end moved after the early final (or the utterance hit max_utterance_s)
             text = await self._asr(self.recognizer.finalize)
+            self._marks["asr_final"] = now_ns()
+            if ahead is not None:
+                await self.pipe.discard(ahead)
+                ahead = None
         text = text.strip()  # a lone space is nothing heard
-        self._marks["asr_final"] = now_ns()
-        if not await self.bargein.utterance_ended(bool(text)):
-            return  # talk over the answer too short to count: the answer went on
-        if not text:
-            self.console.state("listening")  # nothing recognized: not a turn
+        # False: talk over the answer too short to count, and the answer went on
+        a_turn = await self.bargein.utterance_ended(bool(text))
+        if not a_turn or not text:
+            if ahead is not None:
+                await self.pipe.discard(ahead)
+            if a_turn:
+                self.console.state("listening")  # nothing recognized: not a turn
             return
         self.console.final(text)
-        self.turns.append(await self.pipe.submit(text, self._marks))
+        if ahead is not None and await self.pipe.confirm(ahead, self._marks):
+            self.turns.append(ahead)
+        else:
+            self.turns.append(await self.pipe.submit(text, self._marks))
 
     async def drain(self, timeout: float = 120.0) -> None:
         """Wait for every submitted turn to finish."""

@@ -17,13 +17,15 @@ import numpy as np
 
 from assistant.frames import Turn
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the asr_final duration is measured from speech_end (1: from endpoint)
 
-# Stage boundaries in the order a voice turn reaches them.
+# Stage boundaries, in the order a voice turn that starts at its endpoint reaches them. One started
+# ahead of the endpoint (`Pipeline.start_ahead`, the usual case) has asr_final and turn_start (and
+# often everything up to tts_first_audio) before the endpoint, and playback_start after it.
 MARKS = (
     "speech_start",  # VAD: first voiced frame of the user's utterance
     "speech_end",  # VAD: last voiced frame
-    "endpoint",  # VAD: end-of-utterance silence elapsed, the turn may start
+    "endpoint",  # VAD: end-of-utterance silence elapsed, the answer may be heard
     "asr_final",  # recognizer: final transcript ready
     "turn_start",  # the pipeline takes the user's text
     "prompt_built",  # memory window read, prompt rendered and tokenized
@@ -38,7 +40,7 @@ MARKS = (
 # Derived durations: name → (from mark, to mark).
 DURATIONS = {
     "endpointing": ("speech_end", "endpoint"),
-    "asr_final": ("endpoint", "asr_final"),
+    "asr_final": ("speech_end", "asr_final"),
     "prompt_build": ("turn_start", "prompt_built"),
     "llm_ttft": ("prompt_built", "llm_first_token"),
     "clause_wait": ("llm_first_token", "first_clause"),
@@ -134,13 +136,14 @@ def format_table(summary: dict[str, dict[str, float]]) -> str:
     return "\n".join(lines)
 
 
-# The stages that add up along one turn, in order, for the stacked plot.
-_SEQUENTIAL = (
-    "endpointing",
+# The marks the stacked plot splits the time to first audio at.
+_PLOTTED = (
     "asr_final",
-    "prompt_build",
-    "llm_ttft",
-    "clause_wait",
+    "turn_start",
+    "endpoint",
+    "prompt_built",
+    "llm_first_token",
+    "first_clause",
     "tts_first_audio",
     "playback_start",
 )
@@ -161,16 +164,25 @@ def plot(records: list[dict], out: Path) -> None:
 
 
 def draw_breakdown(ax, records: list[dict]) -> None:
-    """The stacked bars of `plot` on a matplotlib Axes (for figures with more panels)."""
-    x = np.arange(len(records))
-    bottom = np.zeros(len(records))
-    for name in _SEQUENTIAL:
-        heights = np.array([r.get("durations_ms", {}).get(name, 0.0) for r in records])
-        if heights.any():
-            ax.bar(x, heights, bottom=bottom, label=name)
-            bottom += heights
+    """The stacked bars of `plot` on a matplotlib Axes (for figures with more panels): per turn, the
+    time from the end of the user's speech (a typed turn: from its start) to the first sample
+    played, cut at each mark in the order the turn reached them; a segment is named by the mark
+    that ends it (a turn started ahead of the endpoint reaches `endpoint` after its first clause)."""
+    colors = {name: f"C{i}" for i, name in enumerate(_PLOTTED)}
+    labelled: set[str] = set()
+    for x, record in enumerate(records):
+        marks = record.get("marks_ns", {})
+        origin = marks.get("speech_end", marks.get("turn_start"))
+        end = marks.get("playback_start")
+        if origin is None or end is None:
+            continue
+        chain = sorted((marks[m], m) for m in _PLOTTED if m in marks and origin <= marks[m] <= end)
+        for (t0, _), (t1, name) in zip([(origin, ""), *chain[:-1]], chain, strict=True):
+            label = None if name in labelled else f"→ {name}"
+            ax.bar(x, (t1 - t0) / 1e6, bottom=(t0 - origin) / 1e6, color=colors[name], label=label)
+            labelled.add(name)
     ax.set_xlabel("turn")
-    ax.set_ylabel("ms to first audio")
-    ax.set_xticks(x, [str(r.get("turn", i)) for i, r in enumerate(records)], fontsize=7)
+    ax.set_ylabel("ms from speech end to first audio")
+    ax.set_xticks(np.arange(len(records)), [str(r.get("turn", i)) for i, r in enumerate(records)], fontsize=7)
     ax.legend(fontsize=7)
     ax.set_title("Per-stage latency breakdown")

@@ -9,6 +9,12 @@ PortAudio writes) runs on each stage's single worker thread, and SQLite on the m
 so the event loop never stalls. `interrupt()` is the one road back: it sets the turn's cancel event
 (which stops the worker threads between tokens / audio blocks) and broadcasts an `Interrupt` that
 makes each stage drop the turn's queued frames.
+
+A voice turn starts ahead of its endpoint (`start_ahead`): the listener's final transcript is ready
+EARLY_FINAL_MS after the speech end, the endpoint comes only at `end_silence_ms`, and the LLM and
+the first clause's synthesis fill that gap. Such a turn is played, printed and remembered only once
+the endpoint confirms it (`confirm`); if the user goes on talking it is dropped (`discard`) and
+leaves no trace but a skipped turn number.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from assistant.frames import (
     AnswerEnd,
     AnswerText,
     ClauseAudio,
+    DataFrame,
     EndOfInput,
     Frame,
     Interrupt,
@@ -88,14 +95,16 @@ class AnswerStage(Stage):
         if not isinstance(frame, UserText):
             return await self.push(frame)
         turn = frame.turn
-        messages = await self._prompt(turn)
+        messages = await self._prompt(turn, frame.history)
         turn.mark("prompt_built")
         pieces = self.llm.stream(messages, turn.cancel)
-        self.pipeline.observer.state("speaking" if self.pipeline.speaks else "answering")
+        if turn.confirmed.is_set():  # else `Pipeline.confirm` shows it
+            self.pipeline.observer.state(self.pipeline.answering_state)
         while (piece := await self._next_piece(turn, pieces)) is not None:
             turn.mark("llm_first_token")
             turn.answer_text += piece
-            self.pipeline.observer.answer_piece(turn, piece)
+            if turn.confirmed.is_set():  # else `Pipeline.confirm` shows what came so far
+                self.pipeline.observer.answer_piece(turn, piece)
             await self.push(AnswerText(turn, piece))
         turn.mark("llm_done")
         stats = self.llm.last_stats
@@ -115,7 +124,9 @@ class AnswerStage(Stage):
             await asyncio.to_thread(turn.first_audio.wait, FIRST_AUDIO_WAIT_S)
         return await self.call(next, pieces, None)
 
-    async def _prompt(self, turn: Turn) -> list[dict]:
+    async def _prompt(self, turn: Turn, history: list | None) -> list[dict]:
+        if history is not None:  # started ahead of the endpoint: the user text is remembered at confirm
+            return await self.messages(history, turn.user_text)
         cfg = self.pipeline.config
         recent = await self.pipeline.remember("user", turn.user_text, recent=cfg.memory.window_turns + 1)
         # The user's new message is the last of `recent`; the window covers what came before it.
@@ -186,6 +197,8 @@ class PlaybackStage(Stage):
         self.sink = sink
 
     async def process(self, frame: Frame) -> None:
+        if isinstance(frame, DataFrame):
+            await frame.turn.confirmed.wait()  # a turn started ahead of the endpoint waits for it
         if isinstance(frame, ClauseAudio):
             await self._play(frame)
         elif isinstance(frame, SpeechDone):
@@ -269,6 +282,7 @@ class TurnEndStage(Stage):
 
     async def process(self, frame: Frame) -> None:
         if isinstance(frame, AnswerEnd):
+            await frame.turn.confirmed.wait()
             await self.pipeline.finish_turn(frame.turn)
 
 
@@ -283,7 +297,8 @@ class Pipeline:
     sink: Sink | None = None
     observer: Observer = field(default_factory=QuietObserver)
     stages: list[Stage] = field(default_factory=list)
-    current: Turn | None = None
+    current: Turn | None = None  # the turn being (or last) answered, confirmed
+    ahead: Turn | None = None  # a turn started ahead of its endpoint, not confirmed yet
     _done: dict[int, asyncio.Event] = field(default_factory=dict)
     _memory_thread: ThreadPoolExecutor | None = None
     _next_id: int = 1
@@ -302,6 +317,10 @@ class Pipeline:
     @property
     def speaks(self) -> bool:
         return self.tts is not None and self.sink is not None
+
+    @property
+    def answering_state(self) -> str:
+        return "speaking" if self.speaks else "answering"
 
     async def open(self) -> None:
         """Load the models in parallel off the loop, open the database on its own thread, start the stages."""
@@ -340,35 +359,84 @@ class Pipeline:
 
     async def submit(self, text: str, marks: dict[str, int] | None = None) -> Turn:
         """Start a turn from the user's final text; earlier marks (speech, ASR) come along."""
-        turn = Turn(self._next_id, text, marks=dict(marks or {}))
-        self._next_id += 1
-        self._prepared = ""
-        turn.mark("turn_start")
+        turn = self._new_turn(text, marks)
         self.current = turn
-        self._done[turn.id] = asyncio.Event()
         self.observer.state("thinking")
         await self.stages[0].inbox.put(UserText(turn))
         return turn
+
+    def _new_turn(self, text: str, marks: dict[str, int] | None = None, answer_text: str = "") -> Turn:
+        turn = Turn(self._next_id, text, marks=dict(marks or {}), answer_text=answer_text)
+        self._next_id += 1
+        self._prepared = ""
+        turn.mark("turn_start")
+        self._done[turn.id] = asyncio.Event()
+        return turn
+
+    async def start_ahead(self, text: str) -> Turn | None:
+        """Start answering `text` before the endpoint (the listener's early final): the LLM and the
+        first clause's synthesis run now; nothing is played, shown or remembered until `confirm`.
+        None (nothing started) while a turn is being answered or another is ahead."""
+        text = text.strip()
+        if self.busy or self.ahead is not None or not text or not self.stages:
+            return None
+        history = await self._recent(self.config.memory.window_turns)  # before the user text is in it
+        turn = self._new_turn(text)
+        turn.confirmed.clear()
+        self.ahead = turn
+        await self.stages[0].inbox.put(UserText(turn, history))
+        return turn
+
+    async def confirm(self, turn: Turn, marks: dict[str, int]) -> bool:
+        """The endpoint came and the final text is the one `turn` was started with: remember the
+        user text, take the listener's marks, and let the answer be heard. False if the turn ended
+        before (its stage failed): the caller submits the text as a new turn."""
+        if self.ahead is turn:
+            self.ahead = None
+        if "turn_end" in turn.marks:
+            return False
+        turn.marks.update(marks)  # speech and endpoint marks, known now (turn_start may be earlier)
+        await self.remember("user", turn.user_text)
+        self.current = turn
+        self.observer.state(self.answering_state if "prompt_built" in turn.marks else "thinking")
+        if turn.answer_text:
+            self.observer.answer_piece(turn, turn.answer_text)
+        turn.confirmed.set()
+        return True
+
+    async def discard(self, turn: Turn) -> None:
+        """Drop a turn started ahead of the endpoint (the user went on talking): stop its work; it
+        leaves nothing in memory or the latency log."""
+        if self.ahead is turn:
+            self.ahead = None
+        if "turn_end" in turn.marks or turn.confirmed.is_set():
+            return
+        turn.cancel.set()
+        await asyncio.gather(*(stage.interrupt(Interrupt(turn.id)) for stage in self.stages))
+        turn.mark("turn_end")
+        self._done[turn.id].set()
+
+    async def _recent(self, n: int) -> list:
+        return await asyncio.get_running_loop().run_in_executor(self._memory_thread, self.memory.recent, n)
 
     def prepare(self, partial: str) -> None:
         """The user is still talking and `partial` is what was recognized so far: prefill the LLM, in
         the background, with the prompt this question will get (`LocalLlm.prefill`), so at the
         endpoint only what changed is left to prefill. Only while idle (an answer owns the model
         otherwise); one prefill at a time, then the newest text."""
-        if self.busy or not partial.strip() or partial.strip() == self._prepared or not self.stages:
+        partial = partial.strip()
+        if self.busy or self.ahead or not partial or partial == self._prepared or not self.stages:
             return
-        self._prepare_text = partial.strip()
+        self._prepare_text = partial
         if self._preparing is None or self._preparing.done():
             self._preparing = asyncio.create_task(self._prepare(), name="prepare")
 
     async def _prepare(self) -> None:
-        answer_stage, loop = self.stages[0], asyncio.get_running_loop()
+        answer_stage = self.stages[0]
         try:
-            while self._prepare_text != self._prepared and not self.busy:
+            while self._prepare_text != self._prepared and not self.busy and self.ahead is None:
                 text = self._prepared = self._prepare_text
-                history = await loop.run_in_executor(
-                    self._memory_thread, self.memory.recent, self.config.memory.window_turns
-                )
+                history = await self._recent(self.config.memory.window_turns)
                 messages = await answer_stage.messages(history, text)
                 await answer_stage.call(self.llm.prefill, messages)
         except Exception as err:  # only a head start: the turn itself prefills whatever is missing
@@ -402,10 +470,7 @@ class Pipeline:
         rest = " ".join(interrupted.answer_text.split()[heard_words:])
         if not rest or not self.speaks:
             return None
-        turn = Turn(self._next_id, "", answer_text=rest)
-        self._next_id += 1
-        turn.mark("turn_start")
-        self.current, self._done[turn.id] = turn, asyncio.Event()
+        turn = self.current = self._new_turn("", answer_text=rest)
         await self.stages[1].inbox.put(AnswerText(turn, rest))
         await self.stages[1].inbox.put(AnswerEnd(turn))
         return turn
@@ -427,7 +492,9 @@ class Pipeline:
         """A crash inside one turn: report it in one line, end the turn, keep the assistant alive."""
         self.observer.error(f"{type(err).__name__}: {err}")
         turn = getattr(frame, "turn", None)
-        if turn is not None and turn is self.current:
+        if turn is not None and turn is self.ahead:
+            self._cleanup = asyncio.create_task(self.discard(turn))  # `confirm` then says it failed
+        elif turn is not None and turn is self.current:
             # Not awaited here: the failing stage's own task must return before it can be interrupted.
             self._cleanup = asyncio.create_task(self.interrupt())
 

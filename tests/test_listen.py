@@ -26,6 +26,7 @@ import time
 from collections import namedtuple
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 
 import jiwer
 import numpy as np
@@ -83,10 +84,14 @@ class FakeRecognizer:
 
 @dataclass
 class FakePipeline:
-    """Records what the listener submits, and which block it was handling when it did."""
+    """Records the turns the listener starts, and which block it was handling when it did: at the
+    endpoint (`submitted`), or ahead of it (`started`), then `confirmed` or `discarded`."""
 
     listener: Listener | None = None
     submitted: list[tuple[str, dict, int]] = field(default_factory=list)  # (text, marks, blocks left)
+    started: list[tuple[str, int]] = field(default_factory=list)  # (text, blocks left)
+    confirmed: list[tuple[str, dict, int]] = field(default_factory=list)  # (text, marks, blocks left)
+    discarded: list[str] = field(default_factory=list)
     hold: threading.Event = field(default_factory=threading.Event)
     busy: bool = False
     prepared: list[str] = field(default_factory=list)  # partial transcripts handed on to the LLM
@@ -96,8 +101,26 @@ class FakePipeline:
 
     async def submit(self, text: str, marks: dict) -> str:
         self.submitted.append((text, dict(marks), self.listener.blocks.qsize()))
-        self.prepared_at_submit = list(self.prepared)
         return text
+
+    async def start_ahead(self, text: str):
+        if self.busy or not text.strip():
+            return None
+        self.started.append((text.strip(), self.listener.blocks.qsize()))
+        self.prepared_at_start = list(self.prepared)
+        return SimpleNamespace(user_text=text.strip())
+
+    async def confirm(self, turn, marks: dict) -> bool:
+        self.confirmed.append((turn.user_text, dict(marks), self.listener.blocks.qsize()))
+        return True
+
+    async def discard(self, turn) -> None:
+        self.discarded.append(turn.user_text)
+
+    @property
+    def turns(self) -> list[str]:
+        """The texts of the turns that went ahead: confirmed or submitted."""
+        return [text for text, _, _ in self.confirmed + self.submitted]
 
 
 @dataclass
@@ -155,8 +178,8 @@ def test_partials_while_speaking_and_one_final_at_the_endpoint(espeak_wav):
     final = "what time is it in tokyo right now"
     pipe, console, n_blocks = _listen(np.concatenate([_silence(0.5), speech, _silence(1.5)]), [final])
 
-    [(text, marks, left)] = pipe.submitted
-    assert text == final
+    [(text, marks, left)] = pipe.confirmed
+    assert text == final and not pipe.submitted and not pipe.discarded
     assert [e for e in console.events if e[0] == "final"] == [("final", final, 0)]
     partials = [e for e in console.events if e[0] == "partial"]
     spoken = (marks["speech_end"] - marks["speech_start"]) // NS_PER_SAMPLE
@@ -164,9 +187,16 @@ def test_partials_while_speaking_and_one_final_at_the_endpoint(espeak_wav):
     texts = [p[1] for p in partials]
     assert all(b.startswith(a) for a, b in zip(texts, texts[1:], strict=False))  # each extends the last
     assert set(texts) <= set(pipe.prepared)  # the LLM may read the question while it is asked
-    # ... and the final one EARLY_FINAL_MS after the speech end, before the endpoint: the last thing
-    # prepared, once (the partials of the silence after it would undo it), and the turn's text.
-    assert pipe.prepared_at_submit[-1] == final and pipe.prepared.count(final) == 1
+    # ... and the answer starts on the final, EARLY_FINAL_MS after the speech end: once (the partials
+    # of the silence after it would undo it), and the endpoint confirms it end_silence_ms later.
+    [(started, started_left)] = pipe.started
+    assert started == final and final not in pipe.prepared[len(pipe.prepared_at_start) :]
+    early_ms = (started_left - left) * BLOCK * 1000 // RATE
+    assert (
+        VadConfig().end_silence_ms - EARLY_FINAL_MS - 100
+        <= early_ms
+        <= VadConfig().end_silence_ms - EARLY_FINAL_MS
+    )
     assert pipe.listener.recognizer.finalized == 0  # that early final was the final
     # The marks follow the audio: speech ends where the speech in the file ends, the endpoint fires
     # end_silence_ms later, and the turn is submitted while the listener handles that very block.
@@ -188,10 +218,13 @@ def test_a_pause_mid_question_gives_an_early_final_that_the_user_talks_past(espe
     final = "what time is it in tokyo right now"
     pipe, _, _ = _listen(audio, [final])
 
-    assert [t for t, _, _ in pipe.submitted] == [final]  # the pause did not end the question
-    early = [i for i, text in enumerate(pipe.prepared) if text == final]
-    assert len(early) == 2, pipe.prepared  # in the pause, and after the question
-    assert any(text != final for text in pipe.prepared[early[0] : early[1]])  # partials again between
+    assert pipe.turns == [final]  # the pause did not end the question
+    # An answer started in the pause, dropped when the user went on, and one after the question.
+    assert [text for text, _ in pipe.started] == [final, final] and pipe.discarded == [final]
+    assert [text for text, _, _ in pipe.confirmed] == [final]
+    (_, in_pause), (_, after) = pipe.started
+    assert in_pause - after > 10  # blocks between: the rest of the question
+    assert pipe.prepared[-1] != final  # partials again after the pause
 
 
 def test_an_empty_transcript_starts_no_turn(espeak_wav):
@@ -200,7 +233,7 @@ def test_an_empty_transcript_starts_no_turn(espeak_wav):
     audio = np.concatenate([_silence(0.5), cough, _silence(1.2), question, _silence(1.2)])
     pipe, console, _ = _listen(audio, [" ", "what is the weather"])  # blank, as an early checkpoint says
 
-    assert [t for t, _, _ in pipe.submitted] == ["what is the weather"]  # the second utterance only
+    assert pipe.turns == ["what is the weather"] and not pipe.discarded  # the second utterance only
     finals = [e[1] for e in console.events if e[0] == "final"]
     assert finals == ["what is the weather"]
     first_final = next(i for i, e in enumerate(console.events) if e[0] == "final")
@@ -366,11 +399,14 @@ def test_live_answers_are_heard(live_session):
 def test_live_turns_log_every_stage(live_session):
     assert len(live_session.records) == len(live_session.questions)
     for record in live_session.records:
-        assert set(MARKS) <= set(record["marks_ns"]), set(MARKS) - set(record["marks_ns"])
+        marks = record["marks_ns"]
+        assert set(MARKS) <= set(marks), set(MARKS) - set(marks)
         assert record["durations_ms"]["voice_to_voice"] > 0 and not record["interrupted"]
-        marks = [record["marks_ns"][m] for m in ("speech_start", "speech_end", "endpoint", "turn_start",
-                                                  "playback_start", "turn_end")]  # fmt: skip
-        assert marks == sorted(marks)
+        order = ("speech_start", "speech_end", "asr_final", "turn_start", "playback_start", "turn_end")
+        assert [marks[m] for m in order] == sorted(marks[m] for m in order)
+        assert marks["speech_end"] < marks["endpoint"] < marks["playback_start"]  # heard after the endpoint
+    # ... and started before it, at the early final (`Pipeline.start_ahead`)
+    assert any(r["marks_ns"]["turn_start"] < r["marks_ns"]["endpoint"] for r in live_session.records)
 
 
 @pytest.mark.slow

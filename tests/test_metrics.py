@@ -28,6 +28,21 @@ VOICE_TURN = {
     "llm_done": 2000,
     "turn_end": 4000,
 }
+# Started ahead of the endpoint (`Pipeline.start_ahead`): the answer's first audio waits for it.
+AHEAD_TURN = {
+    "speech_start": 0,
+    "speech_end": 900,
+    "asr_final": 1030,
+    "turn_start": 1031,
+    "prompt_built": 1035,
+    "llm_first_token": 1045,
+    "first_clause": 1130,
+    "endpoint": 1220,
+    "tts_first_audio": 1260,
+    "playback_start": 1275,
+    "llm_done": 1500,
+    "turn_end": 3000,
+}
 
 
 def test_mark_keeps_the_first_timestamp():
@@ -56,7 +71,7 @@ def test_record_schema_and_derived_durations(tmp_path):
     }
     d = record["durations_ms"]
     assert d["voice_to_voice"] == 820 and d["llm_ttft"] == 50 and d["endpointing"] == 500
-    assert d["prompt_build"] == 9 and d["turn_total"] == 2579
+    assert d["prompt_build"] == 9 and d["turn_total"] == 2579 and d["asr_final"] == 520
     assert record["marks_ms"]["speech_start"] == 0 and record["reused_tokens"] == 40
     assert list(record["marks_ns"]) == list(VOICE_TURN)  # chronological
 
@@ -90,3 +105,27 @@ def test_plot_writes_a_png(tmp_path):
     records = [metrics.turn_record(_turn(i, VOICE_TURN)) for i in range(3)]
     metrics.plot(records, tmp_path / "p.png")
     assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_breakdown_of_a_turn_started_ahead_adds_up_to_voice_to_voice():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    records = [metrics.turn_record(_turn(i, marks)) for i, marks in enumerate((VOICE_TURN, AHEAD_TURN))]
+    fig, ax = plt.subplots()
+    metrics.draw_breakdown(ax, records)
+    for x, record in enumerate(records):
+        bars = sorted(
+            (b.get_y(), b.get_height()) for b in ax.patches if abs(b.get_x() + b.get_width() / 2 - x) < 1e-6
+        )
+        # end to end, without gaps or overlaps: what the user waited for, split by stage
+        assert all(abs(y0 + h0 - y1) < 1e-6 for (y0, h0), (y1, _) in zip(bars, bars[1:], strict=False))
+        assert (
+            bars[0][0] == 0 and abs(sum(h for _, h in bars) - record["durations_ms"]["voice_to_voice"]) < 1e-6
+        )
+    assert (
+        records[1]["durations_ms"]["asr_final"] == 130 and records[1]["durations_ms"]["voice_to_voice"] == 375
+    )
+    plt.close(fig)

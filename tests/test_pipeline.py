@@ -241,3 +241,46 @@ def test_a_hold_nobody_releases_does_not_hang_the_answer(tmp_path):
     turn, took = asyncio.run(_session(cfg, body, sink=sink))
     assert sink.held == 1 and turn.played_clauses and not turn.interrupted
     assert pipeline_mod.MAX_HOLD_S <= took < pipeline_mod.MAX_HOLD_S + 10
+
+
+def test_a_turn_started_ahead_is_heard_and_remembered_only_once_confirmed(tmp_path, pulse):
+    """The listener starts the answer at its early final (`start_ahead`): until the endpoint
+    confirms it, nothing is played, shown, stored or logged; then it plays. One dropped because the
+    user went on (`discard`) leaves no trace."""
+    cfg = _config(tmp_path)
+    shown = _PieceTimes()
+
+    async def body(pipe):
+        pipe.observer = shown
+        dropped = await pipe.start_ahead("Tell me a long story about a dragon.")
+        while "first_clause" not in dropped.marks:
+            await asyncio.sleep(0.01)
+        await pipe.discard(dropped)
+        start = time.perf_counter_ns()
+        turn = await pipe.start_ahead("What is the capital of France?")
+        assert await pipe.start_ahead("And of Spain?") is None  # one ahead at a time
+        while "tts_first_audio" not in turn.marks:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.5)  # the first clause is ready to play, and must wait
+        held = {
+            "shown": list(shown.times),
+            "stored": _stored(cfg),
+            "log": cfg.metrics.latency_log_path.exists(),
+        }
+        confirmed = time.perf_counter_ns()
+        assert await pipe.confirm(turn, {"endpoint": confirmed})
+        await pipe.wait(turn, 60)
+        return dropped, turn, held, start, confirmed
+
+    dropped, turn, held, start, confirmed = asyncio.run(_session(cfg, body))
+    before = pulse.speaker.since(start)[: (confirmed - start) * 16_000 // 1_000_000_000]
+    assert len(before) > 8_000 and np.sqrt(np.mean(before**2)) < 0.003, "played before the endpoint"
+    assert np.sqrt(np.mean(pulse.speaker.since(confirmed) ** 2)) > 0.01, "not played after it"
+    assert held == {"shown": [], "stored": [], "log": False}
+    assert dropped.interrupted and "playback_start" not in dropped.marks
+    assert turn.marks["turn_start"] < turn.marks["tts_first_audio"] < confirmed < turn.marks["playback_start"]
+    stored = _stored(cfg)
+    assert [(t.role, t.interrupted) for t in stored] == [("user", False), ("assistant", False)]
+    assert stored[0].text == "What is the capital of France?" and stored[1].text == turn.answer_text.strip()
+    [record] = _log(cfg)
+    assert record["turn"] == turn.id and record["durations_ms"]["text_to_voice"] > 0
