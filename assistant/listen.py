@@ -142,8 +142,8 @@ class Listener:
     async def _final(self, event: SpeechEnd) -> None:
         self._marks.update(speech_end=event.t_ns_speech_end, endpoint=event.t_ns_endpoint)
         # A file fed faster than real time runs ahead of the clock: its endpoint is when it was handled.
-        ahead = max(0, event.t_ns_endpoint - now_ns())
-        self._marks = {name: t_ns - ahead for name, t_ns in self._marks.items()}
+        lead_ns = max(0, event.t_ns_endpoint - now_ns())
+        self._marks = {name: t_ns - lead_ns for name, t_ns in self._marks.items()}
         early, self._early = self._early, None
         ahead, self._ahead = self._ahead, None
         if early is not None and early[0] == event.t_ns_speech_end:
