@@ -55,6 +55,7 @@ FIRST_AUDIO_WAIT_S = 5.0  # the LLM's longest pause for the first clause's synth
 # A barge-in confirms within min_speech_ms + 400 ms of the hold (bargein.py); a hold that lasts this
 # long is a listener that stopped hearing (a stalled microphone), and the answer must not hang on it.
 MAX_HOLD_S = 3.0
+FIRST_SAMPLE_POLL_S = 0.005  # s between looks for a clause's first sample (it comes within ~50 ms)
 
 
 class Observer(Protocol):
@@ -214,14 +215,9 @@ class PlaybackStage(Stage):
         turn, hold = frame.turn, self.pipeline.hold
         start = 0
         while not turn.cancel.is_set():
-            self.sink.first_sample_ns = None
-            try:
-                finished = await self.call(
-                    self.sink.play, frame.samples[start:], frame.sample_rate, _Either(turn.cancel, hold)
-                )
-            finally:  # also when a barge-in cancels this task mid-clause: the user heard it start
-                if self.sink.first_sample_ns is not None:
-                    turn.mark("playback_start", self.sink.first_sample_ns)
+            finished = await self._play_once(
+                turn, frame.samples[start:], frame.sample_rate, _Either(turn.cancel, hold)
+            )
             if finished:
                 turn.played_clauses.append(frame.text)
                 return
@@ -237,6 +233,23 @@ class PlaybackStage(Stage):
                     hold.clear()
                     break
                 await asyncio.sleep(0.01)
+
+    async def _play_once(self, turn: Turn, samples: np.ndarray, rate: int, stop: _Either) -> bool:
+        """`sink.play` on the worker thread. `playback_start` is marked as soon as the sink has its
+        first sample out, not when the clause is over: whoever watches the turn (the terminal, the
+        benchmarks) sees a one-clause answer sounding while it sounds."""
+        self.sink.first_sample_ns = None
+        play = asyncio.ensure_future(self.call(self.sink.play, samples, rate, stop))
+        try:
+            while not play.done() and self.sink.first_sample_ns is None:
+                await asyncio.wait({play}, timeout=FIRST_SAMPLE_POLL_S)
+            if self.sink.first_sample_ns is not None:
+                turn.mark("playback_start", self.sink.first_sample_ns)
+            return await play
+        finally:  # also when a barge-in cancels this task mid-clause: the user heard it start
+            play.cancel()  # no-op once done; the thread itself stops at `stop`
+            if self.sink.first_sample_ns is not None:
+                turn.mark("playback_start", self.sink.first_sample_ns)
 
 
 REWIND_S = 0.15  # s before a cut searched for a pause to go on from

@@ -56,7 +56,7 @@ from scipy.signal import fftconvolve
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from assistant import config, listen  # noqa: E402
+from assistant import config, listen, vad  # noqa: E402
 from assistant.audio.files import read_audio, write_wav  # noqa: E402
 from assistant.config import AsrConfig, Config, MemoryConfig, MetricsConfig  # noqa: E402
 
@@ -172,6 +172,33 @@ class CountingHold(threading.Event):
         super().clear()
 
 
+class GateTrace:
+    """Per mic block while the echo gate is on: (t_ns, heard dBFS, the gate's level, whether a
+    floor raised it). Installed around `BargeIn.before`, for --details."""
+
+    def __init__(self, bargein) -> None:
+        self.rows: list[tuple[int, float, float, bool]] = []
+        self.bargein, before = bargein, bargein.before
+        endpointer = bargein.endpointer
+
+        def traced(samples: np.ndarray, t_ns: int) -> None:
+            before(samples, t_ns)
+            played, reference = bargein.estimate.played_db(t_ns), endpointer._reference_db
+            if played is None or reference is None or endpointer._gate_db is None:
+                return
+            floor = reference > played + bargein.estimate.coupling(t_ns) + 0.01
+            self.rows.append((t_ns, vad.level_db(samples), reference + endpointer._gate_db, floor))
+
+        bargein.before = traced
+
+    def at_onset(self, onset_ns: int, window_ns: int = NS) -> dict:
+        """Whether a floor was on in the first 100 ms after the onset, and when the mic first
+        rose above the gate (ms after the onset; None: not within `window_ns`)."""
+        rows = [r for r in self.rows if onset_ns <= r[0] < onset_ns + window_ns]
+        above = next(((t - onset_ns) / 1e6 for t, heard, gate, _ in rows if heard >= gate), None)
+        return {"floor": any(f for t, _, _, f in rows if t < onset_ns + NS // 10), "above_gate_ms": above}
+
+
 @dataclass
 class Live:
     """`listen.run_live(cfg)` as a task of the running event loop; `listener` once the mic is open."""
@@ -180,12 +207,14 @@ class Live:
     listener: listen.Listener | None = None
     task: asyncio.Task | None = None
     players: list = field(default_factory=list)  # paplay processes to reap
+    trace: GateTrace | None = None
 
     async def start(self, timeout: float = 180.0) -> Live:
         ready = asyncio.Event()
 
         def on_ready(listener: listen.Listener) -> None:
             listener.pipe.hold = CountingHold()
+            self.trace = GateTrace(listener.bargein)
             self.listener = listener
             ready.set()
 
@@ -301,6 +330,7 @@ class BargeInResult:
     onset_ns: int | None = None
     hold_ms: float | None = None  # onset → the first hold at or after it (wall clock when set)
     since_release_ms: float | None = None  # the last release of a hold before the onset → the onset
+    gate: dict = field(default_factory=dict)  # `GateTrace.at_onset`
 
 
 async def barge_ins(
@@ -333,6 +363,7 @@ async def barge_ins(
             releases = [t for t in hold.clears if t < r.onset_ns]
             r.hold_ms = (holds[0] - r.onset_ns) / 1e6 if holds else None
             r.since_release_ms = (r.onset_ns - releases[-1]) / 1e6 if releases else None
+            r.gate = live.trace.at_onset(r.onset_ns) if live.trace is not None else {}
     return results
 
 
@@ -415,6 +446,7 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
                     "hold_ms": r.hold_ms,
                     "since_release_ms": r.since_release_ms,
                     "interrupted": bool(r.turn.interrupted),
+                    **r.gate,
                 }
                 for r in results
             ],

@@ -284,3 +284,30 @@ def test_a_turn_started_ahead_is_heard_and_remembered_only_once_confirmed(tmp_pa
     assert stored[0].text == "What is the capital of France?" and stored[1].text == turn.answer_text.strip()
     [record] = _log(cfg)
     assert record["turn"] == turn.id and record["durations_ms"]["text_to_voice"] > 0
+
+
+class _SlowSink(_InstantSink):
+    """Its first sample is out at once, then each clause takes 0.3 s to play."""
+
+    def play(self, samples, rate, cancel) -> bool:
+        self.first_sample_ns = time.perf_counter_ns()
+        return not cancel.wait(0.3)
+
+
+def test_playback_start_is_marked_while_the_first_clause_plays(tmp_path):
+    """Whoever watches a turn (terminal, benchmarks) must see a one-clause answer sounding while it
+    sounds, not only once it is over."""
+    cfg = _config(tmp_path, max_answer_tokens=8)
+
+    async def body(pipe):
+        turn = await pipe.submit("Say hi.")
+        seen = None
+        while "turn_end" not in turn.marks:
+            if seen is None and "playback_start" in turn.marks:
+                seen = time.perf_counter_ns()
+            await asyncio.sleep(0.005)
+        return turn, seen
+
+    turn, seen = asyncio.run(_session(cfg, body, sink=_SlowSink()))
+    assert seen is not None and seen - turn.marks["playback_start"] < 100_000_000
+    assert turn.marks["turn_end"] - seen >= 200_000_000 * len(turn.played_clauses)  # ... while it played
