@@ -145,26 +145,23 @@ class Listener:
         lead_ns = max(0, event.t_ns_endpoint - now_ns())
         self._marks = {name: t_ns - lead_ns for name, t_ns in self._marks.items()}
         early, self._early = self._early, None
-        ahead, self._ahead = self._ahead, None
         if early is not None and early[0] == event.t_ns_speech_end:
             text, self._marks["asr_final"] = early[1], early[2]  # taken EARLY_FINAL_MS after this speech end
             await self._asr(self.recognizer.reset)
         else:  # the speech end moved after the early final (or the utterance hit max_utterance_s)
             text = await self._asr(self.recognizer.finalize)
             self._marks["asr_final"] = now_ns()
-            if ahead is not None:
-                await self.pipe.discard(ahead)
-                ahead = None
+            await self._drop_ahead()  # started on a text that is not the final
         text = text.strip()  # a lone space is nothing heard
         # False: talk over the answer too short to count, and the answer went on
         a_turn = await self.bargein.utterance_ended(bool(text))
         if not a_turn or not text:
-            if ahead is not None:
-                await self.pipe.discard(ahead)
+            await self._drop_ahead()
             if a_turn:
                 self.console.state("listening")  # nothing recognized: not a turn
             return
         self.console.final(text)
+        ahead, self._ahead = self._ahead, None
         if ahead is not None and await self.pipe.confirm(ahead, self._marks):
             self.turns.append(ahead)
         else:

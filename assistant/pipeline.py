@@ -424,8 +424,7 @@ class Pipeline:
             self.ahead = None
         if "turn_end" in turn.marks or turn.confirmed.is_set():
             return
-        turn.cancel.set()
-        await asyncio.gather(*(stage.interrupt(Interrupt(turn.id)) for stage in self.stages))
+        await self._cancel(turn)
         turn.mark("turn_end")
         self._done[turn.id].set()
 
@@ -469,11 +468,16 @@ class Pipeline:
         turn = self.current
         if turn is None or "turn_end" in turn.marks:
             return None
-        turn.cancel.set()  # worker threads stop between tokens and audio blocks
-        await asyncio.gather(*(stage.interrupt(Interrupt(turn.id)) for stage in self.stages))
+        await self._cancel(turn)
         self.hold.clear()
         await self.finish_turn(turn)
         return turn
+
+    async def _cancel(self, turn: Turn) -> None:
+        """Stop `turn`'s work in every stage: worker threads stop between tokens and audio blocks,
+        queued frames are dropped."""
+        turn.cancel.set()
+        await asyncio.gather(*(stage.interrupt(Interrupt(turn.id)) for stage in self.stages))
 
     async def respeak(self, interrupted: Turn) -> Turn | None:
         """After a false interruption (nothing recognized): say again what the user did not hear,
