@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_ASR_CHECKPOINT = REPO_ROOT / "models" / "asr" / "conformer_ctc.pt"
+DEFAULT_ASR_LM = REPO_ROOT / "models" / "asr" / "lm.bin"
 ENV_VAR = "ASSISTANT_CONFIG"
 
 
@@ -77,12 +78,20 @@ class AsrConfig(Section):
     chunk_ms: int = Field(320, ge=40, le=2000, multiple_of=40)
     left_chunks: int = Field(4, ge=-1, le=64)
     threads: int = Field(1, ge=1, le=64)
+    language_model: bool = True
+    lm: OptionalFile
+    lm_weight: float = Field(1.8, ge=0, le=10)
+    word_score: float = Field(0.0, ge=-10, le=10)
 
-    _check_checkpoint = field_validator("checkpoint")(_existing_file)
+    _check_checkpoint = field_validator("checkpoint", "lm")(_existing_file)
 
     @property
     def checkpoint_path(self) -> Path:
         return Path(self.checkpoint).expanduser() if self.checkpoint else DEFAULT_ASR_CHECKPOINT
+
+    @property
+    def lm_path(self) -> Path:
+        return Path(self.lm).expanduser() if self.lm else DEFAULT_ASR_LM
 
 
 class MemoryConfig(Section):

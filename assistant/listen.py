@@ -53,9 +53,7 @@ class Listener:
         self.console = console
         self.blocks: asyncio.Queue[tuple[np.ndarray, int] | None] = asyncio.Queue()
         self.endpointer = Endpointer(cfg.vad)
-        self.recognizer = StreamingRecognizer.from_checkpoint(
-            cfg.asr.checkpoint_path, cfg.asr.chunk_ms, cfg.asr.left_chunks, cfg.asr.threads
-        )
+        self.recognizer = StreamingRecognizer.from_settings(cfg.asr)
         self._asr_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="asr")
         self.echo = make_echo_canceller(
             cfg.bargein.echo_cancel if cfg.bargein.enabled else "off", cfg.bargein.echo_delay_ms

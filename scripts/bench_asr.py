@@ -5,13 +5,19 @@ chunk stays flat as the stream grows.
     python scripts/bench_asr.py --chunk-ms 320 --left-chunks 4 --seconds 65 --threads 1 2
 
 A chunk's time covers everything `accept` does for it: features, the network, greedy decoding.
+The second table is the final transcript: `peek_final` (what the listener takes 120 ms after the
+speech end) on espeak-ng questions of several lengths, greedy CTC against the word language
+model's beam search (the shipped models/asr/lm.bin), so the LM's cost on the way to the answer is
+measured, not guessed.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -20,8 +26,18 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from assistant.asr.features import SAMPLE_RATE  # noqa: E402
+from assistant.asr.lm_decoder import LexiconDecoder, words_path_for  # noqa: E402
 from assistant.asr.model import ConformerConfig, ConformerCTC, load_checkpoint  # noqa: E402
 from assistant.asr.recognizer import StreamingRecognizer  # noqa: E402
+from assistant.audio.files import read_audio  # noqa: E402
+from assistant.config import DEFAULT_ASR_LM  # noqa: E402
+
+FINAL_QUESTIONS = [
+    "What time is it?",
+    "Set a timer for twenty five minutes.",
+    "What is the weather going to be like in Paris tomorrow afternoon?",
+    "Remind me to call my mother on Sunday evening, and add milk, eggs and bread to the shopping list.",
+]
 
 WARMUP_CHUNKS = 5
 
@@ -79,6 +95,41 @@ def row(threads: int, times: np.ndarray, cpu: np.ndarray, chunk_ms: int, left: i
     return "| " + " | ".join(map(str, [*cells, f"{early:.2f}", f"{late:.2f}"])) + " |"
 
 
+def final_times(model: ConformerCTC, decoder: LexiconDecoder | None, wave: np.ndarray, repeats: int) -> float:
+    """Median ms of `peek_final` after the whole utterance went through `accept`."""
+    rec = StreamingRecognizer(model, 320, 4, decoder=decoder).build()
+    rec.accept(wave)
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter_ns()
+        rec.peek_final()
+        times.append((time.perf_counter_ns() - t0) / 1e6)
+    return float(np.median(times))
+
+
+def final_table(model: ConformerCTC, repeats: int = 7) -> None:
+    decoder = LexiconDecoder(DEFAULT_ASR_LM, words_path_for(DEFAULT_ASR_LM)).build()
+    print("\n| speech s | peek_final greedy ms | peek_final + LM ms | LM's share ms | text (LM) |")
+    print("|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, question in enumerate(FINAL_QUESTIONS):
+            path = Path(tmp) / f"{i}.wav"
+            subprocess.run(["espeak-ng", "-w", str(path), question], check=True, capture_output=True)
+            wave = read_audio(path)
+            greedy, with_lm = (final_times(model, d, wave, repeats) for d in (None, decoder))
+            rec = StreamingRecognizer(model, 320, 4, decoder=decoder).build()
+            rec.accept(wave)
+            text = rec.finalize()
+            cells = (
+                f"{len(wave) / SAMPLE_RATE:.1f}",
+                f"{greedy:.1f}",
+                f"{with_lm:.1f}",
+                f"{with_lm - greedy:.1f}",
+                text,
+            )
+            print("| " + " | ".join(cells) + " |")
+
+
 def main() -> None:
     fmt = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=fmt)
@@ -103,6 +154,8 @@ def main() -> None:
         torch.set_num_threads(threads)
         wall, cpu = chunk_times(model, wave, args.chunk_ms, args.left_chunks)
         print(row(threads, wall, cpu, args.chunk_ms, args.left_chunks))
+    torch.set_num_threads(1)  # as shipped ([asr] threads = 1)
+    final_table(model)
 
 
 if __name__ == "__main__":

@@ -8,8 +8,9 @@ Sets:
   wz2100       real speech: the Warzone 2100 tutorial voice lines with their on-screen text
                (Debian warzone2100-data: /usr/share/games/warzone2100/base.wz, script/tutorial.js)
 Every set goes through the real streaming recognizer (chunk_ms, left_chunks as shipped) and through
-the masked full-context forward; the real-speech sets also through pocketsphinx's bundled en-us
-model, the peer. References and hypotheses both pass through assistant.asr.text.normalize().
+the masked full-context forward, each with greedy CTC and with the word language model's beam
+search (`--lm`, as `assistant run` decodes finals); the real-speech sets also through pocketsphinx's
+bundled en-us model, the peer. References and hypotheses both pass through assistant.asr.text.normalize().
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ import soundfile as sf
 from scipy import signal
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from assistant.asr.lm_decoder import DecoderWeights, LexiconDecoder, words_path_for  # noqa: E402
 from assistant.asr.model import checkpoint_meta, load_checkpoint  # noqa: E402
-from assistant.asr.recognizer import StreamingRecognizer, transcribe_batch  # noqa: E402
+from assistant.asr.recognizer import StreamingRecognizer, log_probs_batch, transcribe_batch  # noqa: E402
 from assistant.asr.text import normalize  # noqa: E402
 
 SAMPLE_RATE = 16000
@@ -89,10 +91,10 @@ def wz2100_set() -> list[Utterance]:
 # Systems
 # ---------------------------------------------------------------------------------------------
 def ours_streaming(
-    model, utts: list[Utterance], chunk_ms: int, left_chunks: int, piece_ms: int = 20
+    model, utts: list[Utterance], chunk_ms: int, left_chunks: int, decoder=None, piece_ms: int = 20
 ) -> list[str]:
     """The live path: audio in 20 ms pieces through StreamingRecognizer, then finalize()."""
-    rec = StreamingRecognizer(model, chunk_ms, left_chunks).build()
+    rec = StreamingRecognizer(model, chunk_ms, left_chunks, decoder=decoder).build()
     piece = SAMPLE_RATE * piece_ms // 1000
     hyps = []
     for _, wave, _ in utts:
@@ -102,10 +104,14 @@ def ours_streaming(
     return hyps
 
 
-def ours_full(model, utts: list[Utterance], batch: int = 8) -> list[str]:
+def ours_full(model, utts: list[Utterance], decoder=None, batch: int = 8) -> list[str]:
     hyps: list[str] = []
     for i in range(0, len(utts), batch):
-        hyps += transcribe_batch(model, [w for _, w, _ in utts[i : i + batch]], None)
+        waves = [w for _, w, _ in utts[i : i + batch]]
+        if decoder is None:
+            hyps += transcribe_batch(model, waves, None)
+        else:
+            hyps += [decoder.decode(lp) for lp in log_probs_batch(model, waves, None)]
     return hyps
 
 
@@ -138,6 +144,10 @@ def score(refs: list[str], hyps: list[str]) -> dict:
 
 
 def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) -> list[dict]:
+    decoder = None
+    if args.lm:
+        weights = DecoderWeights(lm_weight=args.lm_weight, word_score=args.word_score)
+        decoder = LexiconDecoder(args.lm, words_path_for(args.lm), weights).build()
     results = []
     for name, utts in sets.items():
         if not utts:
@@ -149,6 +159,11 @@ def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) 
             ),
             "ours, full context": lambda u: ours_full(model, u),
         }
+        if decoder is not None:
+            systems[f"ours, streaming {args.chunk_ms} ms + LM"] = lambda u: ours_streaming(
+                model, u, args.chunk_ms, args.left_chunks, decoder
+            )
+            systems["ours, full context + LM"] = lambda u: ours_full(model, u, decoder)
         if name != "test_synth" or args.peer_synth:
             systems["pocketsphinx en-us (peer)"] = pocketsphinx_hyps
         for system, run in systems.items():
@@ -165,7 +180,7 @@ def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) 
             ]
             results.append(row)
             print(
-                f"{name:10s} {system:32s} WER {row['wer']:.3f} CER {row['cer']:.3f} ({row['seconds']} s)",
+                f"{name:10s} {system:36s} WER {row['wer']:.3f} CER {row['cer']:.3f} ({row['seconds']} s)",
                 file=sys.stderr,
             )
     return results
@@ -191,6 +206,14 @@ def main() -> None:
     p.add_argument("--chunk-ms", type=int, default=320)
     p.add_argument("--left-chunks", type=int, default=4)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument(
+        "--lm",
+        type=lambda s: Path(s) if s else None,
+        default=Path("models/asr/lm.bin"),
+        help="word LM; '': none",
+    )
+    p.add_argument("--lm-weight", type=float, default=DecoderWeights().lm_weight)
+    p.add_argument("--word-score", type=float, default=DecoderWeights().word_score)
     p.add_argument("--peer-synth", action="store_true", help="also run pocketsphinx on test_synth")
     p.add_argument("--examples", type=int, default=5, help="hypotheses kept per set in --json")
     p.add_argument("--json", type=Path, help="write the figures here")
@@ -213,6 +236,9 @@ def main() -> None:
                     "meta": meta,
                     "chunk_ms": args.chunk_ms,
                     "left_chunks": args.left_chunks,
+                    "lm": str(args.lm) if args.lm else None,
+                    "lm_weight": args.lm_weight,
+                    "word_score": args.word_score,
                     "results": results,
                 },
                 indent=1,

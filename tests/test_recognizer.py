@@ -189,7 +189,9 @@ def test_from_checkpoint_loads_in_build(tmp_path, model):
 
 def test_transcribe_files_reports_bad_files_and_goes_on(tmp_path, model):
     save_checkpoint(model, tmp_path / "asr.pt")
-    settings = SimpleNamespace(checkpoint_path=tmp_path / "asr.pt", chunk_ms=320, left_chunks=4, threads=1)
+    settings = SimpleNamespace(
+        checkpoint_path=tmp_path / "asr.pt", chunk_ms=320, left_chunks=4, threads=1, language_model=False
+    )
     wave = _wave(1.0, seed=4)
     write_wav(tmp_path / "a.wav", wave)
     (tmp_path / "bad.wav").write_bytes(b"garbage" * 20)

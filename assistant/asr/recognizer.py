@@ -1,9 +1,10 @@
-"""Streaming recognition: audio pieces → features → whole chunks through the network → CTC greedy text.
+"""Streaming recognition: audio pieces → features → whole chunks through the network → CTC text.
 
 The recognizer holds back feature frames until they complete a whole chunk of output frames, so
 every chunk the network sees is the chunk it was trained on (and `forward_chunk` equals the masked
-full forward). Latency is therefore one chunk plus its compute; a partial hypothesis is refreshed
-once per chunk.
+full forward). Latency is therefore one chunk plus its compute; a partial hypothesis (greedy CTC)
+is refreshed once per chunk. The final transcript goes through the word language model's beam
+search (`lm_decoder.LexiconDecoder`) when one is given, over all of the utterance's log-probs.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import numpy as np
 import torch
 
 from assistant.asr.features import HOP_MS, N_MELS, SAMPLE_RATE, StreamingFeatures, log_mel
+from assistant.asr.lm_decoder import DecoderWeights, LexiconDecoder, words_path_for
 from assistant.asr.model import (
     SUBSAMPLING_STRIDE,
     ConformerCTC,
@@ -70,6 +72,7 @@ class StreamingRecognizer:
         *,
         checkpoint: str | Path | None = None,
         threads: int | None = None,
+        decoder: LexiconDecoder | None = None,
     ) -> None:
         if model is None and checkpoint is None:
             raise ValueError("StreamingRecognizer needs a model or a checkpoint path")
@@ -77,6 +80,7 @@ class StreamingRecognizer:
         self.chunk_ms, self.left_chunks = chunk_ms, left_chunks
         self.checkpoint, self.threads = checkpoint, threads
         self.model = model
+        self.decoder = decoder
         self._features = StreamingFeatures()
         self._reset_decoding()
 
@@ -86,12 +90,30 @@ class StreamingRecognizer:
     ) -> StreamingRecognizer:
         return cls(None, chunk_ms, left_chunks, checkpoint=path, threads=threads)
 
+    @classmethod
+    def from_settings(cls, settings: RecognizerSettings) -> StreamingRecognizer:
+        """The recognizer an [asr] config section describes, language model included."""
+        decoder = None
+        if settings.language_model:
+            weights = DecoderWeights(lm_weight=settings.lm_weight, word_score=settings.word_score)
+            decoder = LexiconDecoder(settings.lm_path, words_path_for(settings.lm_path), weights)
+        return cls(
+            None,
+            settings.chunk_ms,
+            settings.left_chunks,
+            checkpoint=settings.checkpoint_path,
+            threads=settings.threads,
+            decoder=decoder,
+        )
+
     def build(self) -> StreamingRecognizer:
         """Load the checkpoint (if not given a model) and apply the thread count. Idempotent."""
         if self.threads:
             torch.set_num_threads(self.threads)  # process-wide: torch has one intra-op pool
         if self.model is None:
             self.model = load_checkpoint(self.checkpoint)
+        if self.decoder is not None:
+            self.decoder.build()
         self.model.eval()
         self._reset_decoding()
         return self
@@ -106,6 +128,7 @@ class StreamingRecognizer:
         self._state: StreamState | None = self.model.initial_state() if self.model is not None else None
         self._tokens: list[int] = []
         self._last = BLANK_ID
+        self._log_probs: list[np.ndarray] = []  # (t, V) per chunk run, for the final's beam search
 
     @property
     def text(self) -> str:
@@ -135,7 +158,7 @@ class StreamingRecognizer:
             self.accept(np.zeros(flush_ms * SAMPLE_RATE // 1000, np.float32))
         if len(self._pending):
             self._run(self._pending)
-        text = self.text
+        text = self._final_text(self._tokens, self._log_probs)
         self.reset()
         return text
 
@@ -149,24 +172,41 @@ class StreamingRecognizer:
         flush = np.zeros(flush_ms * SAMPLE_RATE // 1000, np.float32)
         feats = np.concatenate((self._pending, self._features.peek(flush)))  # (t, 80)
         state, tokens, last = self._state, list(self._tokens), self._last
+        log_probs = list(self._log_probs)
         while len(feats):  # whole chunks as accept() would run them, then the rest as finalize() does
             need = chunk_feature_frames(self.chunk_size, state) or len(feats)
-            new, state, last = self._step(feats[:need], state, last)
+            new, state, last, frames = self._step(feats[:need], state, last)
             tokens += new
+            log_probs.append(frames)
             feats = feats[need:]
-        return decode(tokens)
+        return self._final_text(tokens, log_probs)
+
+    def text_of(self, log_probs: np.ndarray) -> str:
+        """A whole utterance's (T, V) log-probs → its final text: the language model's beam search,
+        or greedy CTC without one."""
+        return self.decoder.decode(log_probs) if self.decoder is not None else greedy_text(log_probs)
+
+    def _final_text(self, tokens: list[int], log_probs: list[np.ndarray]) -> str:
+        if self.decoder is None or not log_probs:
+            return decode(tokens)  # greedy, already collapsed chunk by chunk
+        return self.decoder.decode(np.concatenate(log_probs))  # (T, V)
 
     def _run(self, feats: np.ndarray) -> None:
-        tokens, self._state, self._last = self._step(feats, self._state, self._last)
+        tokens, self._state, self._last, frames = self._step(feats, self._state, self._last)
         self._tokens += tokens
+        self._log_probs.append(frames)
 
-    def _step(self, feats: np.ndarray, state: StreamState, last: int) -> tuple[list[int], StreamState, int]:
+    def _step(
+        self, feats: np.ndarray, state: StreamState, last: int
+    ) -> tuple[list[int], StreamState, int, np.ndarray]:
         """Features (t, 80) through the network from `state`, greedy CTC after token `last`:
-        (new tokens, new state, new last token). Pure: `_run` keeps the results, `peek_final` not."""
+        (new tokens, new state, new last token, the (t', V) log-probs). Pure: `_run` keeps the
+        results, `peek_final` not."""
         x = torch.from_numpy(np.ascontiguousarray(feats))[None]  # (1, t, 80)
         log_probs, state = self.model.forward_chunk(x, state, self.chunk_size, self.left_chunks)
-        tokens, last = ctc_greedy(log_probs[0].argmax(-1).tolist(), last)
-        return tokens, state, last
+        frames = log_probs[0].float().numpy()  # (t', V)
+        tokens, last = ctc_greedy(frames.argmax(-1).tolist(), last)
+        return tokens, state, last, frames
 
 
 def transcribe(model: ConformerCTC, wave: np.ndarray, chunk_ms: int = 320, left_chunks: int = 4) -> str:
@@ -177,22 +217,33 @@ def transcribe(model: ConformerCTC, wave: np.ndarray, chunk_ms: int = 320, left_
 
 
 @torch.inference_mode()
-def transcribe_batch(
+def log_probs_batch(
     model: ConformerCTC, waves: list[np.ndarray], chunk_ms: int | None = 320, left_chunks: int = 4
-) -> list[str]:
-    """Many waveforms at once through the masked full forward (fast evaluation; equal to streaming
-    for the same chunk_ms/left_chunks; chunk_ms None = full context)."""
+) -> list[np.ndarray]:
+    """Many waveforms at once through the masked full forward → per wave (T', V) CTC log-probs
+    (equal to streaming for the same chunk_ms/left_chunks; chunk_ms None = full context)."""
     feats = [torch.from_numpy(log_mel(w)) for w in waves]
     lens = torch.tensor([len(f) for f in feats])
     batch = torch.nn.utils.rnn.pad_sequence(feats, batch_first=True)  # (B, T, 80)
     chunk = chunk_frames(chunk_ms) if chunk_ms else None
     was_training = model.training
     try:
-        log_probs, out_lens = model.eval()(batch, lens, chunk, left_chunks)
+        log_probs, out_lens = model.eval()(batch, lens, chunk, left_chunks)  # (B, T', V), (B,)
     finally:
         model.train(was_training)
-    ids = log_probs.argmax(-1)  # (B, T')
-    return [decode(ctc_greedy(ids[b, : out_lens[b]].tolist())[0]) for b in range(len(waves))]
+    return [log_probs[b, : out_lens[b]].float().numpy() for b in range(len(waves))]
+
+
+def greedy_text(log_probs: np.ndarray) -> str:
+    """(T, V) log-probs → greedy CTC text."""
+    return decode(ctc_greedy(log_probs.argmax(-1).tolist())[0])
+
+
+def transcribe_batch(
+    model: ConformerCTC, waves: list[np.ndarray], chunk_ms: int | None = 320, left_chunks: int = 4
+) -> list[str]:
+    """Many waveforms at once, greedy text (fast evaluation; see `log_probs_batch`)."""
+    return [greedy_text(lp) for lp in log_probs_batch(model, waves, chunk_ms, left_chunks)]
 
 
 class RecognizerSettings(Protocol):
@@ -202,6 +253,10 @@ class RecognizerSettings(Protocol):
     chunk_ms: int
     left_chunks: int
     threads: int
+    language_model: bool
+    lm_path: Path
+    lm_weight: float
+    word_score: float
 
 
 def transcribe_files(
@@ -209,9 +264,7 @@ def transcribe_files(
 ) -> Iterator[dict]:
     """Per file {"file", "text", "audio_s", "decode_s"}, or {"file", "error"} for an unreadable one
     (the rest are still transcribed). A missing or broken checkpoint raises before any file."""
-    rec = StreamingRecognizer.from_checkpoint(
-        settings.checkpoint_path, settings.chunk_ms, settings.left_chunks, settings.threads
-    ).build()
+    rec = StreamingRecognizer.from_settings(settings).build()
     for path in paths:
         try:
             wave = read_audio(path)
@@ -219,7 +272,10 @@ def transcribe_files(
             yield {"file": str(path), "error": str(e)}
             continue
         t0 = time.perf_counter_ns()
-        text = transcribe_batch(rec.model, [wave], None)[0] if full_context else _stream_all(rec, wave)
+        if full_context:
+            text = rec.text_of(log_probs_batch(rec.model, [wave], None)[0])
+        else:
+            text = _stream_all(rec, wave)
         decode_s, audio_s = (time.perf_counter_ns() - t0) / 1e9, len(wave) / SAMPLE_RATE
         yield {"file": str(path), "text": text, "audio_s": round(audio_s, 3), "decode_s": round(decode_s, 3)}
 

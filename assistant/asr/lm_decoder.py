@@ -1,0 +1,127 @@
+"""Final-transcript decoding with a word language model: CTC log-probs → lexicon beam search → words.
+
+Greedy CTC spells each word from the sound alone ("wif three ligs"); a beam search that only
+walks words of a lexicon and weighs them with a KenLM n-gram picks the likeliest *sentence*
+("with three legs"). We use flashlight-text's LexiconDecoder (the C++ decoder behind torchaudio's
+`ctc_decoder`) with the 4-gram built by `scripts/build_lm.py`. It costs a few ms per utterance, so
+it runs on finals only; partials stay greedy. Words outside the lexicon cannot come out of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from assistant.asr.text import CHAR_TO_ID, VOCAB
+
+BLANK_ID = CHAR_TO_ID.get("<blank>", 0)
+SPACE_ID = CHAR_TO_ID[" "]  # the word boundary ("silence") token of the lexicon
+UNK = "<unk>"
+KENLM_BINARY_MAGIC = b"mmap lm "  # how build_binary's files begin
+
+
+def words_path_for(lm_path: Path) -> Path:
+    """The lexicon ships beside its model: models/asr/lm.bin → models/asr/lm_words.txt."""
+    return Path(lm_path).with_name(f"{Path(lm_path).stem}_words.txt")
+
+
+class LanguageModelError(RuntimeError):
+    """The language model or its word list is missing or unreadable."""
+
+
+@dataclass(frozen=True)
+class DecoderWeights:
+    """How the beam search trades the acoustics against the language model (tuned on the dev set by
+    `scripts/tune_lm.py`; never on test sets)."""
+
+    lm_weight: float = 1.8  # × the LM score of each word
+    word_score: float = 0.0  # added per word: > 0 counters the LM's bias towards fewer words
+    beam_size: int = 64  # hypotheses kept per frame
+    beam_threshold: float = 20.0  # drop hypotheses this far below the best
+
+
+class LexiconDecoder:
+    """decode(log_probs (T, V)) → text. Constructors store, build() loads (KenLM mmaps the binary)."""
+
+    def __init__(self, lm_path: Path, words_path: Path, weights: DecoderWeights = DecoderWeights()) -> None:
+        self.lm_path, self.words_path, self.weights = Path(lm_path), Path(words_path), weights
+        self._decoder = None
+
+    def build(self) -> LexiconDecoder:
+        if self._decoder is not None:
+            return self
+        # Imported here: the C++ extension is only needed once a language model is configured.
+        from flashlight.lib.text.decoder import (  # noqa: PLC0415
+            CriterionType,
+            LexiconDecoderOptions,
+            SmearingMode,
+            Trie,
+        )
+        from flashlight.lib.text.decoder import LexiconDecoder as FlashlightLexiconDecoder  # noqa: PLC0415
+        from flashlight.lib.text.decoder.kenlm import KenLM  # noqa: PLC0415
+        from flashlight.lib.text.dictionary import Dictionary  # noqa: PLC0415
+
+        for path in (self.lm_path, self.words_path):
+            if not path.is_file():
+                raise LanguageModelError(
+                    f"language model file {path} is missing (build it with scripts/build_lm.py)"
+                )
+        words = [w for w in self.words_path.read_text().split("\n") if w]
+        bad = [w for w in words if any(c not in CHAR_TO_ID or c == " " for c in w)]
+        if not words or bad:
+            raise LanguageModelError(
+                f"{self.words_path}: not a word list of the recognizer's letters ({bad[:3]})"
+            )
+        self._words = [*words, UNK]
+        word_dict = Dictionary(self._words)
+        # KenLM prints a progress bar and a C++ trace for a file it cannot read: check first.
+        with self.lm_path.open("rb") as f:
+            head = f.read(4096)
+        if not (head.startswith(KENLM_BINARY_MAGIC) or b"\\data\\" in head):
+            raise LanguageModelError(
+                f"{self.lm_path}: not a KenLM model (binary or ARPA); rebuild it with scripts/build_lm.py"
+            )
+        try:
+            lm = KenLM(str(self.lm_path), word_dict)
+        except Exception as e:  # a damaged file of the right kind
+            raise LanguageModelError(
+                f"{self.lm_path}: unreadable KenLM model ({str(e).splitlines()[0]})"
+            ) from e
+
+        # Trie over spellings, each word closed by the space token; every node carries the best LM
+        # unigram score below it (smearing) so the search can prune inside words.
+        trie = Trie(len(VOCAB), SPACE_ID)
+        start = lm.start(False)
+        for index, word in enumerate(words):
+            _, score = lm.score(start, index)
+            trie.insert([CHAR_TO_ID[c] for c in word] + [SPACE_ID], index, score)
+        trie.smear(SmearingMode.MAX)
+
+        w = self.weights
+        options = LexiconDecoderOptions(
+            beam_size=w.beam_size,
+            beam_size_token=len(VOCAB),
+            beam_threshold=w.beam_threshold,
+            lm_weight=w.lm_weight,
+            word_score=w.word_score,
+            unk_score=float("-inf"),
+            sil_score=0.0,
+            log_add=False,
+            criterion_type=CriterionType.CTC,
+        )
+        unk_index = len(words)
+        self._lm, self._trie = lm, trie  # the decoder keeps raw pointers to both: keep them alive
+        self._decoder = FlashlightLexiconDecoder(options, trie, lm, SPACE_ID, BLANK_ID, unk_index, [], False)
+        return self
+
+    def decode(self, log_probs: np.ndarray) -> str:
+        """(T, V) log-probabilities of one utterance → its best word sequence ("" for no frames)."""
+        if self._decoder is None:
+            raise RuntimeError("LexiconDecoder.build() must be called before decode()")
+        if len(log_probs) == 0:
+            return ""
+        emissions = np.ascontiguousarray(log_probs, dtype=np.float32)  # (T, V)
+        best = self._decoder.decode(emissions.ctypes.data, emissions.shape[0], emissions.shape[1])[0]
+        return " ".join(self._words[i] for i in best.words if i >= 0)

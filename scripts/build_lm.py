@@ -1,0 +1,78 @@
+"""Build the recognizer's word language model: models/asr/lm.bin (KenLM) and lm_words.txt (its lexicon).
+
+Text: the *training* sentences of the dataset (`sentences.json` from make_dataset.py), spoken form,
+one per line. The dev and test sentences are left out (dev tunes the decoder's weights, test
+measures it), and so is every reference of the real-speech sets in eval_asr.py.
+
+KenLM's `lmplz` and `build_binary` are not on PyPI (its Python module only queries). Build them once
+from the same source release:
+
+    apt-get install cmake libboost-program-options-dev libboost-system-dev libboost-thread-dev \\
+        libboost-test-dev zlib1g-dev
+    pip download kenlm==0.3.0 --no-deps --no-binary :all: -d /tmp/kenlm && cd /tmp/kenlm && \\
+        tar xzf kenlm-0.3.0.tar.gz && cmake -S kenlm-0.3.0 -B build && make -C build -j2 lmplz build_binary
+
+    python scripts/build_lm.py --data /work/data/asr --kenlm-bin /tmp/kenlm/build/bin
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from eval_asr import alsa_set, wz2100_set  # noqa: E402 - sibling script
+
+from assistant.asr.lm_decoder import words_path_for  # noqa: E402
+
+OUT_DIR = Path("models/asr")
+
+
+def training_sentences(data: Path) -> list[str]:
+    """Spoken-form training sentences, minus any held-out or real-speech reference."""
+    pool = json.loads((data / "sentences.json").read_text())
+    held = {label for split in ("dev", "test") for items in pool[split].values() for _, _, label in items}
+    held |= {ref for _, _, ref in alsa_set() + wz2100_set()}
+    return [label for items in pool["train"].values() for _, _, label in items if label not in held]
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--data", type=Path, default=Path("/work/data/asr"))
+    p.add_argument("--kenlm-bin", type=Path, required=True, help="folder with lmplz and build_binary")
+    p.add_argument("--order", type=int, default=4)
+    p.add_argument(
+        "--prune", default="0 0 1", help="lmplz --prune: n-grams seen this often or less are dropped"
+    )
+    p.add_argument("--out", type=Path, default=OUT_DIR)
+    args = p.parse_args()
+
+    sentences = training_sentences(args.data)
+    words = sorted({w for s in sentences for w in s.split()})
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        text, arpa = Path(tmp) / "text.txt", Path(tmp) / "lm.arpa"
+        text.write_text("\n".join(sentences) + "\n")
+        subprocess.run(
+            [args.kenlm_bin / "lmplz", "-o", str(args.order), "--prune", *args.prune.split(),
+             "-S", "20%", "-T", tmp, "--discount_fallback"],
+            stdin=text.open(), stdout=arpa.open("w"), check=True,
+        )  # fmt: skip
+        # trie + 8-bit quantized probabilities: a few MB, loaded by mmap.
+        subprocess.run(
+            [args.kenlm_bin / "build_binary", "-q", "8", "-b", "8", "trie", arpa, args.out / "lm.bin"],
+            check=True,
+        )
+    words_path_for(args.out / "lm.bin").write_text("\n".join(words) + "\n")
+    size = (args.out / "lm.bin").stat().st_size / 1e6
+    n_words = sum(len(s.split()) for s in sentences)
+    print(f"{len(sentences)} sentences, {n_words} words, {len(words)} distinct;", end=" ")
+    print(f"{args.order}-gram → {args.out / 'lm.bin'} ({size:.1f} MB)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""Choose the language model's weights on the dev set (training voices, held-out sentences).
+
+The dev utterances go once through the network (streaming chunks as shipped, with the 200 ms
+flush the live recognizer feeds); then every (lm_weight, word_score) pair of the grid decodes the
+same log-probs. Prints a table of dev WER; put the best pair in config.toml's [asr]. Never tune on
+test_synth or the real-speech sets: they measure.
+
+    python scripts/tune_lm.py --checkpoint models/asr/conformer_ctc.pt --n 400
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from eval_asr import read_audio  # noqa: E402 - sibling script
+
+from assistant.asr.lm_decoder import DecoderWeights, LexiconDecoder, words_path_for  # noqa: E402
+from assistant.asr.model import load_checkpoint  # noqa: E402
+from assistant.asr.recognizer import FLUSH_MS, SAMPLE_RATE, greedy_text, log_probs_batch  # noqa: E402
+
+
+def floats(text: str) -> list[float]:
+    return [float(x) for x in text.split(",")]
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--checkpoint", type=Path, default=Path("models/asr/conformer_ctc.pt"))
+    p.add_argument("--data", type=Path, default=Path("/work/data/asr"))
+    p.add_argument("--lm", type=Path, default=Path("models/asr/lm.bin"))
+    p.add_argument("--n", type=int, default=400, help="dev utterances")
+    p.add_argument("--chunk-ms", type=int, default=320)
+    p.add_argument("--left-chunks", type=int, default=4)
+    p.add_argument("--lm-weights", type=floats, default=floats("0.8,1.2,1.6,2.0,2.4"))
+    p.add_argument("--word-scores", type=floats, default=floats("-1,0,1"))
+    p.add_argument("--threads", type=int, default=2)
+    args = p.parse_args()
+
+    import jiwer  # noqa: PLC0415
+    import torch  # noqa: PLC0415
+
+    torch.set_num_threads(args.threads)
+    rows = [json.loads(line) for line in (args.data / "dev" / "manifest.jsonl").open()][: args.n]
+    refs = [r["text"] for r in rows]
+    model = load_checkpoint(args.checkpoint)
+    flush = np.zeros(FLUSH_MS * SAMPLE_RATE // 1000, np.float32)
+    log_probs: list[np.ndarray] = []
+    for i in range(0, len(rows), 8):
+        waves = [np.concatenate((read_audio(r["audio"]), flush)) for r in rows[i : i + 8]]
+        log_probs += log_probs_batch(model, waves, args.chunk_ms, args.left_chunks)
+
+    def wer(hyps: list[str]) -> float:
+        return jiwer.wer(refs, [h or "<empty>" for h in hyps])
+
+    print(f"dev: {len(refs)} utterances; greedy CTC WER {wer([greedy_text(lp) for lp in log_probs]):.4f}\n")
+    print("| lm_weight | word_score | dev WER | ms per utterance |\n|---:|---:|---:|---:|")
+    best = (1.0, 0.0, 0.0)
+    for lm_weight in args.lm_weights:
+        for word_score in args.word_scores:
+            weights = DecoderWeights(lm_weight=lm_weight, word_score=word_score)
+            decoder = LexiconDecoder(args.lm, words_path_for(args.lm), weights).build()
+            t0 = time.perf_counter()
+            score = wer([decoder.decode(lp) for lp in log_probs])
+            ms = 1000 * (time.perf_counter() - t0) / len(log_probs)
+            print(f"| {lm_weight} | {word_score} | {score:.4f} | {ms:.1f} |")
+            best = min(best, (score, lm_weight, word_score))
+    print(f"\nbest: lm_weight = {best[1]}, word_score = {best[2]} (dev WER {best[0]:.4f})")
+
+
+if __name__ == "__main__":
+    main()

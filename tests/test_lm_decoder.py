@@ -1,0 +1,141 @@
+"""The word language model's beam search on finals: the shipped KenLM model through flashlight."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from assistant.asr.lm_decoder import DecoderWeights, LanguageModelError, LexiconDecoder, words_path_for
+from assistant.asr.recognizer import StreamingRecognizer, greedy_text
+from assistant.asr.text import CHAR_TO_ID, VOCAB
+from assistant.audio.files import read_audio
+from assistant.config import DEFAULT_ASR_LM, AsrConfig
+
+
+def spelled(text: str, confidence: float = 0.6, frames_per_char: int = 2) -> np.ndarray:
+    """CTC log-probs (T, V) that spell `text` letter by letter: each letter `confidence` for a few
+    frames, then a blank frame (so doubled letters survive), the rest of the mass spread evenly."""
+    rows = []
+    for c in text:
+        for idx in [CHAR_TO_ID[c]] * frames_per_char + [0]:
+            row = np.full(len(VOCAB), (1 - confidence) / (len(VOCAB) - 1))
+            row[idx] = confidence
+            rows.append(row)
+    return np.log(np.array(rows, dtype=np.float32))
+
+
+@pytest.fixture(scope="module")
+def shipped_decoder() -> LexiconDecoder:
+    return LexiconDecoder(DEFAULT_ASR_LM, words_path_for(DEFAULT_ASR_LM)).build()
+
+
+def test_the_language_model_repairs_misspelled_words(shipped_decoder):
+    # What greedy CTC spells from a weak model: real mistakes of the shipped recognizer's kind.
+    for heard, meant in [
+        ("set a timmer for ten minuts", "set a timer for ten minutes"),
+        ("what is the wether like todai", "what is the weather like today"),
+        ("what time is it in pariss", "what time is it in paris"),
+    ]:
+        log_probs = spelled(heard)
+        assert greedy_text(log_probs) == heard  # the letters alone keep the mistakes
+        assert shipped_decoder.decode(log_probs) == meant
+
+
+def test_sure_letters_win_over_the_language_model(shipped_decoder):
+    # A rare but real word spelled with certainty must survive a likelier neighbour.
+    assert shipped_decoder.decode(spelled("play some jazz", confidence=0.97)) == "play some jazz"
+
+
+def test_no_frames_decode_to_nothing(shipped_decoder):
+    assert shipped_decoder.decode(np.zeros((0, len(VOCAB)), np.float32)) == ""
+
+
+def test_weights_change_the_choice():
+    # With no weight on the LM the decoder only walks lexicon words; with weight it prefers the
+    # likely sentence. The same emissions must come out differently, or the weights do nothing.
+    log_probs = spelled("what is the wether like todai", confidence=0.5)
+    texts = {
+        LexiconDecoder(DEFAULT_ASR_LM, words_path_for(DEFAULT_ASR_LM), DecoderWeights(lm_weight=w))
+        .build()
+        .decode(log_probs)
+        for w in (0.0, 1.6)
+    }
+    assert len(texts) == 2, texts
+
+
+def test_missing_and_broken_models_are_clear_errors(tmp_path):
+    with pytest.raises(LanguageModelError, match="missing"):
+        LexiconDecoder(tmp_path / "lm.bin", tmp_path / "lm_words.txt").build()
+    words = words_path_for(tmp_path / "lm.bin")
+    words.write_text(words_path_for(DEFAULT_ASR_LM).read_text())
+    (tmp_path / "lm.bin").write_bytes(b"not a language model" * 100)
+    with pytest.raises(LanguageModelError, match="not a KenLM model"):
+        LexiconDecoder(tmp_path / "lm.bin", words).build()
+    (tmp_path / "lm.bin").write_bytes(DEFAULT_ASR_LM.read_bytes()[:50_000])  # cut short
+    with pytest.raises(LanguageModelError, match="unreadable KenLM model"):
+        LexiconDecoder(tmp_path / "lm.bin", words).build()
+    (tmp_path / "lm.bin").write_bytes(DEFAULT_ASR_LM.read_bytes())
+    words.write_text("hello\nWorld!\n")
+    with pytest.raises(LanguageModelError, match="not a word list"):
+        LexiconDecoder(tmp_path / "lm.bin", words).build()
+
+
+def test_the_shipped_word_list_is_the_models_vocabulary():
+    words = words_path_for(DEFAULT_ASR_LM).read_text().split()
+    assert len(words) > 20_000 and words == sorted(set(words))
+    assert {"timer", "weather", "what", "don't"} <= set(words)
+
+
+@pytest.mark.slow
+def test_finals_use_the_language_model_and_partials_do_not(espeak_wav):
+    cfg = AsrConfig()
+    rec = StreamingRecognizer.from_settings(cfg).build()
+    plain = StreamingRecognizer.from_settings(AsrConfig(language_model=False)).build()
+    words = set(words_path_for(cfg.lm_path).read_text().split())
+    wave = read_audio(espeak_wav("Please set a timer for twenty minutes."))
+    partial = rec.accept(wave)
+    assert partial == plain.accept(wave)  # partials: greedy letters either way
+    peeked = rec.peek_final()
+    final = rec.finalize()
+    assert final == peeked and final and set(final.split()) <= words
+    assert plain.finalize() == greedy_text_of(plain, wave)
+
+
+def greedy_text_of(rec: StreamingRecognizer, wave: np.ndarray) -> str:
+    rec.accept(wave)
+    return rec.finalize()
+
+
+def test_a_broken_language_model_is_one_line_and_exit_1(tmp_path):
+    bad = tmp_path / "lm.bin"
+    bad.write_bytes(b"junk" * 100)
+    words_path_for(bad).write_text("hello\n")
+    (tmp_path / "config.toml").write_text(f'[asr]\nlm = "{bad}"\n')
+    wav = tmp_path / "a.wav"
+    wav.write_bytes(b"")
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "assistant.cli",
+            "--config",
+            str(tmp_path / "config.toml"),
+            "transcribe",
+            str(wav),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.strip().count("\n") == 0 and "not a KenLM model" in proc.stderr
+
+
+def test_the_config_defaults_are_the_tuned_weights():
+    assert (AsrConfig().lm_weight, AsrConfig().word_score) == (
+        DecoderWeights().lm_weight,
+        DecoderWeights().word_score,
+    )
