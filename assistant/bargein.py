@@ -9,8 +9,8 @@ While a turn is being answered (thinking or speaking), per 20 ms block after the
                                                      → interrupt the turn: LLM, TTS and playback are
    cancelled, memory keeps the reply clipped to the clauses played (marked interrupted), and the
    recognizer, which has had the utterance since its pre-roll, goes on with it as the next question;
-3. the voice stops sooner (a cough, "mm-hm", an echo burst: no voiced frame left in the window, or
-   RELEASE_MS without voice once the endpointer confirmed an utterance)
+3. the voice stops sooner (a cough, "mm-hm", an echo burst: RELEASE_MS without a voiced frame), and
+   what played before the hold can no longer be heard (`_echo_gone`)
                                                      → release the hold: playback goes on from the
    last pause before the cut (`pipeline.resume_point`), so nothing of the answer is lost;
 4. barge-in fired but nothing was recognized         → a false interruption: the rest of the answer,
@@ -52,18 +52,27 @@ consulted:
   to be louder (at the echo's played level) to hold at once.
 - The hold is its own check: it stops playback, so the echo dies out within the echo tail. Voice that
   goes on AFTER_HOLD_MS after the hold cannot be the assistant's; residual echo that slipped through
-  the gate ends as a blip, and the hold is released. ECHO_TAIL_MS and AFTER_HOLD_MS leave room for
-  echo that is still on its way when playback stops (the tests' module-loopback lets its latency grow
-  past 150 ms under load, and an echo arriving that late once interrupted an answer with AEC off).
+  the gate ends as a blip, and the hold is released, but only once RELEASE_MS passed without voice
+  and the echo tail of what played before the hold is over (`_echo_gone`). Until then the gate
+  still stands at the echo's level and AEC3's suppressor still holds the user's voice down as double
+  talk, so frames under the gate say nothing about whether the user stopped; and a question such
+  as "Wait, tell me ..." pauses after its first word. Releasing on either resumed playback under a
+  user still talking, the echo held their voice down again, and each new hold pushed the
+  interruption AFTER_HOLD_MS further: in the barge-in bench (40 barge-ins, `--details`), 7 of the 9
+  not stopped within 300 ms had such a release first. So a false hold (a cough, an echo burst) is
+  a pause of about 0.4 s. ECHO_TAIL_MS and AFTER_HOLD_MS leave room for echo that is still on its
+  way when playback stops (the tests' module-loopback lets its latency grow past 150 ms under load,
+  and an echo arriving that late once interrupted an answer with AEC off).
 
 Timing (scripts/bench_bargein.py, onset in the mic → speaker silent): the first voiced frames come
-through AEC3 40-80 ms after the onset of speech over the echo (its suppressor holds a double-talk
-onset back), the hold follows at the first of them, the block reaches the listener 40-55 ms after
-its first sample (capture block, resampler, canceller), and the player stops within a block. Holding
-at the first voiced frame rather than at the endpointer's onset (three of five) saves 40 ms, which
-the 150 ms bound needs on the loaded development machine (three frames: a median of 155 ms). A false
-hold is a pause of ~0.1 s, and playback goes on from the last pause before the cut; with the running
-output stream, the floors above and the tests' loopback at a fixed delay, the bench measured 1.1 a
+through AEC3 40-150 ms after the onset of speech over the echo (its suppressor holds a double-talk
+onset back: the bench's per-frame trace shows the user's first 100 ms at the echo residual's
+level, 20-45 dB under the gate), the hold follows at the first of them, the block reaches the
+listener 40-55 ms after its first sample (capture block, resampler, canceller), and the player
+stops within a block. Holding at the first voiced frame rather than at the endpointer's onset
+(three of five) saves 40 ms, which the 150 ms bound needs on the loaded development machine (three
+frames: a median of 155 ms). Playback goes on after a false hold from the last pause before the
+cut; see the README, "Barge-in", for how often the bench measures false holds.
 minute of answer at loopback volume 1.0 (README, "Barge-in").
 """
 
@@ -88,7 +97,7 @@ MIN_HISTORY = 25  # frames learnt before the estimate replaces INITIAL_COUPLING_
 LEARN_DELAY_MS = 300  # ms a frame waits before it is learnt; a hold in between drops it
 LEARN_PAUSE_MS = 2000  # ms after a hold starts or ends in which nothing is learnt: the user may be talking
 HOLD_FRAMES = 1  # voiced frames in the endpointer's smoothing window (the newest one voiced) that hold
-RELEASE_MS = 300  # ms without voice in a confirmed utterance that end a hold that did not interrupt
+RELEASE_MS = 300  # ms without a voiced frame that end a hold: shorter pauses are between words
 RESUME_COUPLING_DB = -10.0  # dB: the least coupling assumed after a hold that ended as a blip ...
 RESUME_MS = 2500  # ... for this long: AEC3 is re-converging after the echo path moved
 RESTART_MS = 1500  # ... and for the first this long of sound after a hold restarted the output stream
@@ -204,6 +213,7 @@ class BargeIn:
         self.resumed_until_ns = 0  # mic time until which RESUME_COUPLING_DB holds after a blip
         self.restarted_ns: int | None = None  # mic time of the last hold: the player's stream restarted
         self.learn_after_ns = 0  # mic time from which the echo estimate may learn again after a hold
+        self.voiced_ns = 0  # mic time of the last frame the endpointer took as voiced
 
     def reference(self, samples: np.ndarray, t_ns: int) -> None:
         """The player's far end (playback thread): to the echo canceller and to the echo estimate."""
@@ -243,31 +253,38 @@ class BargeIn:
         if not self.cfg.enabled:
             return
         hold = self.pipe.hold
+        if self.endpointer.recent_voicing[-1:] == (True,):
+            self.voiced_ns = t_ns
         voice = self._voice(t_ns, hold.is_set())
         if voice and self.pipe.busy and not hold.is_set():
             hold.set()
             self.hold_ns = self.restarted_ns = t_ns
             self.estimate.discard()
             self.learn_after_ns = t_ns + LEARN_PAUSE_MS * MS
-        elif not voice and hold.is_set():
+        elif not voice and hold.is_set() and self._echo_gone(t_ns):
             hold.clear()  # a blip: playback goes on
             self.resumed_until_ns = t_ns + RESUME_MS * MS
             self.learn_after_ns = t_ns + LEARN_PAUSE_MS * MS
         if self._confirmed():
             self.interrupted = await self.pipe.interrupt() or False
 
+    def _echo_gone(self, t_ns: int) -> bool:
+        """Whether nothing played before the hold can still be heard at mic time t_ns (the gate is off)."""
+        return self.estimate.played_db(t_ns) is None
+
     def _voice(self, t_ns: int, held: bool) -> bool:
         """Voice may be starting (HOLD_FRAMES voiced in the smoothing window, the newest among them;
-        once held, any voiced frame there; or the endpointer in MAYBE), or a confirmed utterance had
-        voice in the last RELEASE_MS."""
+        or the endpointer in MAYBE), or, once held or in a confirmed utterance, there was voice in
+        the last RELEASE_MS: "Wait, ..." has a pause after its first word, and releasing there
+        resumed the answer under the user (then the next hold pushed the interruption back)."""
         ep = self.endpointer
         if ep.state is State.SPEECH:
-            return t_ns - ep.voiced_until_ns < RELEASE_MS * MS
+            return t_ns - max(ep.voiced_until_ns, self.voiced_ns) < RELEASE_MS * MS
         if ep.state is State.MAYBE:
             return True
-        voicing = ep.recent_voicing
         if held:
-            return any(voicing)
+            return t_ns - self.voiced_ns < RELEASE_MS * MS
+        voicing = ep.recent_voicing
         return bool(voicing) and voicing[-1] and sum(voicing) >= HOLD_FRAMES
 
     def _confirmed(self) -> bool:

@@ -174,10 +174,11 @@ class CountingHold(threading.Event):
 
 class GateTrace:
     """Per mic block while the echo gate is on: (t_ns, heard dBFS, the gate's level, whether a
-    floor raised it). Installed around `BargeIn.before`, for --details."""
+    floor raised it, whether a clause's START_MS phase was on). Installed around `BargeIn.before`,
+    for --details."""
 
     def __init__(self, bargein) -> None:
-        self.rows: list[tuple[int, float, float, bool]] = []
+        self.rows: list[tuple[int, float, float, bool, bool]] = []
         self.bargein, before = bargein, bargein.before
         endpointer = bargein.endpointer
 
@@ -187,16 +188,23 @@ class GateTrace:
             if played is None or reference is None or endpointer._gate_db is None:
                 return
             floor = reference > played + bargein.estimate.coupling(t_ns) + 0.01
-            self.rows.append((t_ns, vad.level_db(samples), reference + endpointer._gate_db, floor))
+            starting = bargein.estimate.starting(t_ns)
+            self.rows.append((t_ns, vad.level_db(samples), reference + endpointer._gate_db, floor, starting))
 
         bargein.before = traced
 
     def at_onset(self, onset_ns: int, window_ns: int = NS) -> dict:
-        """Whether a floor was on in the first 100 ms after the onset, and when the mic first
-        rose above the gate (ms after the onset; None: not within `window_ns`)."""
+        """Whether a floor, or a clause start's echo estimate, was on in the first 100 ms after the
+        onset, and when the mic first rose above the gate (ms after the onset; None: not within
+        `window_ns`)."""
         rows = [r for r in self.rows if onset_ns <= r[0] < onset_ns + window_ns]
-        above = next(((t - onset_ns) / 1e6 for t, heard, gate, _ in rows if heard >= gate), None)
-        return {"floor": any(f for t, _, _, f in rows if t < onset_ns + NS // 10), "above_gate_ms": above}
+        first = [r for r in rows if r[0] < onset_ns + NS // 10]
+        above = next(((t - onset_ns) / 1e6 for t, heard, gate, *_ in rows if heard >= gate), None)
+        return {
+            "floor": any(r[3] for r in first),
+            "clause_start": any(r[4] for r in first),
+            "above_gate_ms": above,
+        }
 
 
 @dataclass
@@ -330,6 +338,7 @@ class BargeInResult:
     onset_ns: int | None = None
     hold_ms: float | None = None  # onset → the first hold at or after it (wall clock when set)
     since_release_ms: float | None = None  # the last release of a hold before the onset → the onset
+    releases_ms: list[float] = field(default_factory=list)  # holds released in the STOP_WINDOW_S after it
     gate: dict = field(default_factory=dict)  # `GateTrace.at_onset`
 
 
@@ -354,6 +363,15 @@ async def barge_ins(
         await wait_for(lambda turn=turn: "turn_end" in turn.marks, 4.0)
         results.append(BargeInResult(started, speech, turn))
     await asyncio.sleep(QUIET_S + 0.5)  # the recordings catch up
+    # In a thread: the assistant runs on this event loop, and seconds of cross-correlation here
+    # stalled its listener (the last question's turn then started 5 s late, under the next
+    # question the bench asked, and counted as a self-interruption).
+    await asyncio.to_thread(measure_barge_ins, live, pulse, results)
+    return results
+
+
+def measure_barge_ins(live: Live, pulse, results: list[BargeInResult]) -> None:
+    """Fill in each result's onset, stop latency, hold and gate details from the recordings."""
     hold = live.pipe.hold
     for r in results:
         r.onset_ns = speech_onset_ns(pulse, r.speech, r.started_ns)
@@ -363,8 +381,11 @@ async def barge_ins(
             releases = [t for t in hold.clears if t < r.onset_ns]
             r.hold_ms = (holds[0] - r.onset_ns) / 1e6 if holds else None
             r.since_release_ms = (r.onset_ns - releases[-1]) / 1e6 if releases else None
+            window = r.onset_ns + int(STOP_WINDOW_S * NS)
+            r.releases_ms = [
+                round((t - r.onset_ns) / 1e6, 1) for t in hold.clears if r.onset_ns <= t < window
+            ]
             r.gate = live.trace.at_onset(r.onset_ns) if live.trace is not None else {}
-    return results
 
 
 @dataclass
@@ -398,12 +419,22 @@ async def long_answers(live: Live, pulse, question: Speech, m: int, timeout: flo
         extra = live.pipe.current if live.pipe.current is not turn else None
         result.extra_turns += extra is not None
         if turn.interrupted or extra is not None:
+            start_ns, hold = turn.marks["turn_start"], live.pipe.hold
+
+            def since_start(times: list[int], start_ns: int = start_ns) -> list[float]:
+                return [round((t - start_ns) / 1e6, 1) for t in times if t >= start_ns - NS]
+
             result.cases.append(
                 {
-                    "answer_s": round((turn.marks["turn_end"] - turn.marks["turn_start"]) / NS, 2),
+                    "answer_s": round((turn.marks["turn_end"] - start_ns) / NS, 2),
                     "interrupted": bool(turn.interrupted),
                     "holds": live.pipe.hold.count - holds,
                     "extra_turn_text": extra.user_text if extra is not None else None,
+                    # ms from turn_start: where the turn's stages got to, and the holds around it
+                    "marks_ms": {k: round((t - start_ns) / 1e6, 1) for k, t in sorted(turn.marks.items())},
+                    "hold_sets_ms": since_start(hold.sets),
+                    "hold_clears_ms": since_start(hold.clears),
+                    "user_text": turn.user_text,
                 }
             )
     return result
@@ -445,6 +476,7 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
                     "stop_ms": r.latency_ms,
                     "hold_ms": r.hold_ms,
                     "since_release_ms": r.since_release_ms,
+                    "releases_ms": r.releases_ms,
                     "interrupted": bool(r.turn.interrupted),
                     **r.gate,
                 }

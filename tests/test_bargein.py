@@ -33,6 +33,7 @@ from assistant.bargein import (
     LEARN_DELAY_MS,
     MIN_HISTORY,
     MS,
+    RELEASE_MS,
     START_MS,
     EchoEstimate,
 )
@@ -382,6 +383,47 @@ def test_after_a_hold_the_first_sound_of_the_restarted_stream_gets_the_floor():
     floor = -20.0 + RESUME_COUPLING_DB
     assert levels == pytest.approx([-65.0, floor, floor, -65.0, -65.0], abs=0.1)
     assert barge.restarted_ns is None  # done with that restart
+
+
+def test_a_hold_outlasts_the_echo_of_what_played_before_it():
+    """Just after a hold, the gate still stands at the echo's level and AEC3 still holds the user's
+    voice down as double talk: frames under the gate then say nothing. The hold stays until what
+    played before it can no longer be heard, and only then does a silent microphone release it."""
+    from assistant.vad import State
+
+    barge, _ = _converged_barge_in()
+    ep = barge.endpointer
+    ep.state, ep.voiced_until_ns = State.SILENCE, 0
+    block = np.full(320, 0.1, np.float32)  # -20 dBFS
+    t = T + 99 * 20 * MS
+    for i in range(105):  # the player writes ahead of what the mic hears: up to t + 100 ms
+        barge.estimate.reference(block, T + i * 20 * MS)
+    ep.recent_voicing = (False, False, False, False, True)
+    asyncio.run(barge.after(t))
+    assert barge.pipe.hold.is_set()  # the first voiced frame holds
+    barge.estimate.reference(np.zeros(0, np.float32), t + 120 * MS)  # the player stopped there
+    ep.recent_voicing = (False,) * 5  # nothing over the gate any more
+    asyncio.run(barge.after(t + (RELEASE_MS + 20) * MS))
+    assert barge.pipe.hold.is_set()  # the block written for t + 100 ms can still be heard
+    asyncio.run(barge.after(t + (100 + ECHO_TAIL_MS + 20) * MS))
+    assert not barge.pipe.hold.is_set()  # its echo is over and the mic is quiet: a blip
+
+
+def test_a_pause_between_words_does_not_release_a_hold():
+    """ "Wait, tell me ...": the pause after "Wait" must not resume the answer under the user."""
+    from assistant.vad import State
+
+    barge, _ = _converged_barge_in()  # nothing plays: the echo is gone throughout
+    ep = barge.endpointer
+    ep.state, ep.voiced_until_ns = State.SILENCE, 0
+    ep.recent_voicing = (False, False, False, False, True)
+    asyncio.run(barge.after(T))
+    assert barge.pipe.hold.is_set()
+    ep.recent_voicing = (False,) * 5  # the pause
+    asyncio.run(barge.after(T + (RELEASE_MS - 20) * MS))
+    assert barge.pipe.hold.is_set()
+    asyncio.run(barge.after(T + RELEASE_MS * MS))
+    assert not barge.pipe.hold.is_set()
 
 
 def test_resume_point_is_the_last_pause_before_the_cut():
