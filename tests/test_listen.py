@@ -377,8 +377,10 @@ def live_session(pulse, espeak_wav, tmp_path_factory) -> Session:
 
 
 # WER_TOLERANCE per question: the shipped checkpoint (step 23,000, models/asr/MODEL_CARD.md) had at
-# most 0.29 on these questions in 4 sessions ("how many days are ina week"); the one before it up
-# to 0.6 ("wha coller is the ski").
+# most 0.29 on these questions in 4 sessions ("how many days are ina week") with greedy finals; the
+# one before it up to 0.6 ("wha coller is the ski"). Finals now go through the word language model
+# (bench_e2e's 22 questions: WER 14.6% against 33.8% greedy); not yet re-measured here over
+# several sessions, so the tolerance stays.
 @pytest.mark.slow
 def test_live_transcripts_are_stored(live_session):
     users = [t.text for t in live_session.stored if t.role == "user"]
