@@ -73,7 +73,6 @@ stops within a block. Holding at the first voiced frame rather than at the endpo
 (three of five) saves 40 ms, which the 150 ms bound needs on the loaded development machine (three
 frames: a median of 155 ms). Playback goes on after a false hold from the last pause before the
 cut; see the README, "Barge-in", for how often the bench measures false holds.
-minute of answer at loopback volume 1.0 (README, "Barge-in").
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from assistant.asr.features import SAMPLE_RATE  # noqa: E402
-from assistant.asr.lm_decoder import LexiconDecoder, words_path_for  # noqa: E402
+from assistant.asr.lm_decoder import LexiconDecoder  # noqa: E402
 from assistant.asr.model import ConformerConfig, ConformerCTC, load_checkpoint  # noqa: E402
 from assistant.asr.recognizer import StreamingRecognizer  # noqa: E402
 from assistant.audio.files import read_audio  # noqa: E402
@@ -95,8 +95,10 @@ def row(threads: int, times: np.ndarray, cpu: np.ndarray, chunk_ms: int, left: i
     return "| " + " | ".join(map(str, [*cells, f"{early:.2f}", f"{late:.2f}"])) + " |"
 
 
-def final_times(model: ConformerCTC, decoder: LexiconDecoder | None, wave: np.ndarray, repeats: int) -> float:
-    """Median ms of `peek_final` after the whole utterance went through `accept`."""
+def final_times(
+    model: ConformerCTC, decoder: LexiconDecoder | None, wave: np.ndarray, repeats: int
+) -> tuple[float, str]:
+    """Median ms of `peek_final` after the whole utterance went through `accept`, and the final text."""
     rec = StreamingRecognizer(model, 320, 4, decoder=decoder).build()
     rec.accept(wave)
     times = []
@@ -104,11 +106,11 @@ def final_times(model: ConformerCTC, decoder: LexiconDecoder | None, wave: np.nd
         t0 = time.perf_counter_ns()
         rec.peek_final()
         times.append((time.perf_counter_ns() - t0) / 1e6)
-    return float(np.median(times))
+    return float(np.median(times)), rec.finalize()
 
 
 def final_table(model: ConformerCTC, repeats: int = 7) -> None:
-    decoder = LexiconDecoder(DEFAULT_ASR_LM, words_path_for(DEFAULT_ASR_LM)).build()
+    decoder = LexiconDecoder(DEFAULT_ASR_LM).build()
     print("\n| speech s | peek_final greedy ms | peek_final + LM ms | LM's share ms | text (LM) |")
     print("|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
@@ -116,10 +118,8 @@ def final_table(model: ConformerCTC, repeats: int = 7) -> None:
             path = Path(tmp) / f"{i}.wav"
             subprocess.run(["espeak-ng", "-w", str(path), question], check=True, capture_output=True)
             wave = read_audio(path)
-            greedy, with_lm = (final_times(model, d, wave, repeats) for d in (None, decoder))
-            rec = StreamingRecognizer(model, 320, 4, decoder=decoder).build()
-            rec.accept(wave)
-            text = rec.finalize()
+            greedy, _ = final_times(model, None, wave, repeats)
+            with_lm, text = final_times(model, decoder, wave, repeats)
             cells = (
                 f"{len(wave) / SAMPLE_RATE:.1f}",
                 f"{greedy:.1f}",

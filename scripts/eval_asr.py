@@ -29,9 +29,9 @@ import soundfile as sf
 from scipy import signal
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from assistant.asr.lm_decoder import DecoderWeights, LexiconDecoder, words_path_for  # noqa: E402
+from assistant.asr.lm_decoder import DecoderWeights, LexiconDecoder  # noqa: E402
 from assistant.asr.model import checkpoint_meta, load_checkpoint  # noqa: E402
-from assistant.asr.recognizer import StreamingRecognizer, log_probs_batch, transcribe_batch  # noqa: E402
+from assistant.asr.recognizer import StreamingRecognizer, greedy_text, log_probs_batch  # noqa: E402
 from assistant.asr.text import normalize  # noqa: E402
 
 SAMPLE_RATE = 16000
@@ -108,10 +108,9 @@ def ours_full(model, utts: list[Utterance], decoder=None, batch: int = 8) -> lis
     hyps: list[str] = []
     for i in range(0, len(utts), batch):
         waves = [w for _, w, _ in utts[i : i + batch]]
-        if decoder is None:
-            hyps += transcribe_batch(model, waves, None)
-        else:
-            hyps += [decoder.decode(lp) for lp in log_probs_batch(model, waves, None)]
+        hyps += [
+            decoder.decode(lp) if decoder else greedy_text(lp) for lp in log_probs_batch(model, waves, None)
+        ]
     return hyps
 
 
@@ -147,7 +146,7 @@ def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) 
     decoder = None
     if args.lm:
         weights = DecoderWeights(lm_weight=args.lm_weight, word_score=args.word_score)
-        decoder = LexiconDecoder(args.lm, words_path_for(args.lm), weights).build()
+        decoder = LexiconDecoder(args.lm, weights).build()
     results = []
     for name, utts in sets.items():
         if not utts:

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from eval_asr import read_audio  # noqa: E402 - sibling script
 
-from assistant.asr.lm_decoder import DecoderWeights, LexiconDecoder, words_path_for  # noqa: E402
+from assistant.asr.lm_decoder import DecoderWeights, LexiconDecoder  # noqa: E402
 from assistant.asr.model import load_checkpoint  # noqa: E402
 from assistant.asr.recognizer import FLUSH_MS, SAMPLE_RATE, greedy_text, log_probs_batch  # noqa: E402
 
@@ -66,7 +66,7 @@ def main() -> None:
     for lm_weight in args.lm_weights:
         for word_score in args.word_scores:
             weights = DecoderWeights(lm_weight=lm_weight, word_score=word_score)
-            decoder = LexiconDecoder(args.lm, words_path_for(args.lm), weights).build()
+            decoder = LexiconDecoder(args.lm, weights).build()
             t0 = time.perf_counter()
             score = wer([decoder.decode(lp) for lp in log_probs])
             ms = 1000 * (time.perf_counter() - t0) / len(log_probs)

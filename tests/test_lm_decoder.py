@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from assistant.asr.lm_decoder import DecoderWeights, LanguageModelError, LexiconDecoder, words_path_for
-from assistant.asr.recognizer import StreamingRecognizer, greedy_text
+from assistant.asr.recognizer import FLUSH_MS, StreamingRecognizer, greedy_text, transcribe
 from assistant.asr.text import CHAR_TO_ID, VOCAB
 from assistant.audio.files import read_audio
 from assistant.config import DEFAULT_ASR_LM, AsrConfig
@@ -29,7 +29,7 @@ def spelled(text: str, confidence: float = 0.6, frames_per_char: int = 2) -> np.
 
 @pytest.fixture(scope="module")
 def shipped_decoder() -> LexiconDecoder:
-    return LexiconDecoder(DEFAULT_ASR_LM, words_path_for(DEFAULT_ASR_LM)).build()
+    return LexiconDecoder(DEFAULT_ASR_LM).build()
 
 
 def test_the_language_model_repairs_misspelled_words(shipped_decoder):
@@ -58,9 +58,7 @@ def test_weights_change_the_choice():
     # likely sentence. The same emissions must come out differently, or the weights do nothing.
     log_probs = spelled("what is the wether like todai", confidence=0.5)
     texts = {
-        LexiconDecoder(DEFAULT_ASR_LM, words_path_for(DEFAULT_ASR_LM), DecoderWeights(lm_weight=w))
-        .build()
-        .decode(log_probs)
+        LexiconDecoder(DEFAULT_ASR_LM, DecoderWeights(lm_weight=w)).build().decode(log_probs)
         for w in (0.0, 1.6)
     }
     assert len(texts) == 2, texts
@@ -68,19 +66,19 @@ def test_weights_change_the_choice():
 
 def test_missing_and_broken_models_are_clear_errors(tmp_path):
     with pytest.raises(LanguageModelError, match="missing"):
-        LexiconDecoder(tmp_path / "lm.bin", tmp_path / "lm_words.txt").build()
+        LexiconDecoder(tmp_path / "lm.bin").build()
     words = words_path_for(tmp_path / "lm.bin")
     words.write_text(words_path_for(DEFAULT_ASR_LM).read_text())
     (tmp_path / "lm.bin").write_bytes(b"not a language model" * 100)
     with pytest.raises(LanguageModelError, match="not a KenLM model"):
-        LexiconDecoder(tmp_path / "lm.bin", words).build()
+        LexiconDecoder(tmp_path / "lm.bin").build()
     (tmp_path / "lm.bin").write_bytes(DEFAULT_ASR_LM.read_bytes()[:50_000])  # cut short
     with pytest.raises(LanguageModelError, match="unreadable KenLM model"):
-        LexiconDecoder(tmp_path / "lm.bin", words).build()
+        LexiconDecoder(tmp_path / "lm.bin").build()
     (tmp_path / "lm.bin").write_bytes(DEFAULT_ASR_LM.read_bytes())
     words.write_text("hello\nWorld!\n")
     with pytest.raises(LanguageModelError, match="not a word list"):
-        LexiconDecoder(tmp_path / "lm.bin", words).build()
+        LexiconDecoder(tmp_path / "lm.bin", words_path=words).build()
 
 
 def test_the_shipped_word_list_is_the_models_vocabulary():
@@ -101,12 +99,8 @@ def test_finals_use_the_language_model_and_partials_do_not(espeak_wav):
     peeked = rec.peek_final()
     final = rec.finalize()
     assert final == peeked and final and set(final.split()) <= words
-    assert plain.finalize() == greedy_text_of(plain, wave)
-
-
-def greedy_text_of(rec: StreamingRecognizer, wave: np.ndarray) -> str:
-    rec.accept(wave)
-    return rec.finalize()
+    flushed = np.r_[wave, np.zeros(FLUSH_MS * 16, np.float32)]  # finalize() feeds this silence
+    assert plain.finalize() == transcribe(plain.model, flushed)  # without the LM: greedy letters
 
 
 def test_a_broken_language_model_is_one_line_and_exit_1(tmp_path):

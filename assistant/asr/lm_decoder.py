@@ -14,9 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from assistant.asr.text import CHAR_TO_ID, VOCAB
+from assistant.asr.text import BLANK_ID, CHAR_TO_ID, VOCAB
 
-BLANK_ID = CHAR_TO_ID.get("<blank>", 0)
 SPACE_ID = CHAR_TO_ID[" "]  # the word boundary ("silence") token of the lexicon
 UNK = "<unk>"
 KENLM_BINARY_MAGIC = b"mmap lm "  # how build_binary's files begin
@@ -45,8 +44,12 @@ class DecoderWeights:
 class LexiconDecoder:
     """decode(log_probs (T, V)) → text. Constructors store, build() loads (KenLM mmaps the binary)."""
 
-    def __init__(self, lm_path: Path, words_path: Path, weights: DecoderWeights = DecoderWeights()) -> None:
-        self.lm_path, self.words_path, self.weights = Path(lm_path), Path(words_path), weights
+    def __init__(
+        self, lm_path: Path, weights: DecoderWeights = DecoderWeights(), words_path: Path | None = None
+    ) -> None:
+        """`words_path`: the lexicon; by default the one beside the model (`words_path_for`)."""
+        self.lm_path, self.weights = Path(lm_path), weights
+        self.words_path = Path(words_path) if words_path is not None else words_path_for(self.lm_path)
         self._decoder = None
 
     def build(self) -> LexiconDecoder:

@@ -18,7 +18,7 @@ import numpy as np
 import torch
 
 from assistant.asr.features import HOP_MS, N_MELS, SAMPLE_RATE, StreamingFeatures, log_mel
-from assistant.asr.lm_decoder import DecoderWeights, LexiconDecoder, words_path_for
+from assistant.asr.lm_decoder import DecoderWeights, LexiconDecoder
 from assistant.asr.model import (
     SUBSAMPLING_STRIDE,
     ConformerCTC,
@@ -26,10 +26,9 @@ from assistant.asr.model import (
     chunk_feature_frames,
     load_checkpoint,
 )
-from assistant.asr.text import decode
+from assistant.asr.text import BLANK_ID, decode
 from assistant.audio.files import AudioFileError, read_audio
 
-BLANK_ID = 0
 OUTPUT_FRAME_MS = HOP_MS * SUBSAMPLING_STRIDE  # 40 ms per network output frame
 FLUSH_MS = 200  # ms of silence fed at the end of an utterance (see `StreamingRecognizer.finalize`)
 
@@ -96,7 +95,7 @@ class StreamingRecognizer:
         decoder = None
         if settings.language_model:
             weights = DecoderWeights(lm_weight=settings.lm_weight, word_score=settings.word_score)
-            decoder = LexiconDecoder(settings.lm_path, words_path_for(settings.lm_path), weights)
+            decoder = LexiconDecoder(settings.lm_path, weights)
         return cls(
             None,
             settings.chunk_ms,
@@ -189,7 +188,7 @@ class StreamingRecognizer:
     def _final_text(self, tokens: list[int], log_probs: list[np.ndarray]) -> str:
         if self.decoder is None or not log_probs:
             return decode(tokens)  # greedy, already collapsed chunk by chunk
-        return self.decoder.decode(np.concatenate(log_probs))  # (T, V)
+        return self.text_of(np.concatenate(log_probs))  # (T, V)
 
     def _run(self, feats: np.ndarray) -> None:
         tokens, self._state, self._last, frames = self._step(feats, self._state, self._last)

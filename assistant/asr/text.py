@@ -15,6 +15,7 @@ BLANK = "<blank>"
 # Index 0 is the CTC blank; the rest are the characters the recognizer can emit.
 VOCAB: tuple[str, ...] = (BLANK, " ", "'", *"abcdefghijklmnopqrstuvwxyz")
 CHAR_TO_ID = {c: i for i, c in enumerate(VOCAB)}
+BLANK_ID = CHAR_TO_ID[BLANK]
 
 _SYMBOLS = {
     "&": " and ",
