@@ -138,7 +138,9 @@ def split_sentences(text: str) -> list[str]:
 
 def fortunes() -> list[str]:
     out = []
-    for path in glob.glob("/usr/share/games/fortunes/*"):
+    for path in sorted(
+        glob.glob("/usr/share/games/fortunes/*")
+    ):  # sorted: the split must not follow disk order
         if "." in os.path.basename(path) or os.path.isdir(path):
             continue
         text = Path(path).read_text(errors="ignore")
@@ -152,7 +154,7 @@ def fortunes() -> list[str]:
 
 def wordnet_examples() -> list[str]:
     out = []
-    for path in glob.glob("/usr/share/wordnet/data.*"):
+    for path in sorted(glob.glob("/usr/share/wordnet/data.*")):
         for line in open(path, errors="ignore"):
             if not line.startswith("  "):
                 out += [m for m in re.findall(r'"([^"]+)"', line)]
@@ -200,8 +202,19 @@ def build_sentences(rng: random.Random) -> dict[str, list[tuple[str, str, str]]]
     return pool
 
 
-def load_or_build_sentences(out: Path, seed: int, n_heldout: int) -> dict:
-    """{"train": {source: [...]}, "dev": {...}, "test": {...}, "counts": {...}}, built once and cached."""
+def unseen_by(lm_path: Path):
+    """label → whether the KenLM model at lm_path cannot have been trained on that sentence: one of
+    its bigrams (with <s> and </s>) is missing from the model, which keeps every bigram it saw
+    (`build_lm.py` prunes only trigrams and up). Needs the `kenlm` module (pip install kenlm)."""
+    import kenlm  # noqa: PLC0415 - only for --heldout-unseen-by
+
+    model = kenlm.Model(str(lm_path))
+    return lambda label: any(ngram < 2 for _, ngram, _ in model.full_scores(label))
+
+
+def load_or_build_sentences(out: Path, seed: int, n_heldout: int, heldout_ok=None) -> dict:
+    """{"train": {source: [...]}, "dev": {...}, "test": {...}, "counts": {...}}, built once and cached.
+    ``heldout_ok(label)``, if given, limits the held-out sentences to those it accepts."""
     path = out / "sentences.json"
     if path.exists():
         return json.loads(path.read_text())
@@ -211,9 +224,12 @@ def load_or_build_sentences(out: Path, seed: int, n_heldout: int) -> dict:
     per_source = n_heldout // (2 * len(pool))
     for src, items in pool.items():
         rng.shuffle(items)
-        data["dev"][src] = items[:per_source]
-        data["test"][src] = items[per_source : 2 * per_source]
-        data["train"][src] = items[2 * per_source :]
+        ok = [i for i, item in enumerate(items) if heldout_ok is None or heldout_ok(item[2])]
+        n = min(per_source, len(ok) // 2)  # dev and test alike, even when few are acceptable
+        held = set(ok[: 2 * n])
+        data["dev"][src] = [items[i] for i in ok[:n]]
+        data["test"][src] = [items[i] for i in ok[n : 2 * n]]
+        data["train"][src] = [item for i, item in enumerate(items) if i not in held]
     out.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data))
     return data
@@ -590,6 +606,12 @@ def main() -> None:
     p.add_argument("--heldout-sentences", type=int, default=2400, help="dev + test, over all sources")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--seed", type=int, default=1234)
+    p.add_argument(
+        "--heldout-unseen-by",
+        type=Path,
+        help="hold out only sentences this KenLM model (e.g. models/asr/lm.bin) cannot have been built "
+        "from, so a model trained on an earlier split is still measured on unseen sentences",
+    )
     p.add_argument("--annotate-snr", action="store_true", help="only add the rough SNR to existing shards")
     args = p.parse_args()
     from tqdm import tqdm  # noqa: PLC0415
@@ -600,7 +622,8 @@ def main() -> None:
         return
 
     args.out.mkdir(parents=True, exist_ok=True)
-    data = load_or_build_sentences(args.out, args.seed, args.heldout_sentences)
+    heldout_ok = unseen_by(args.heldout_unseen_by) if args.heldout_unseen_by else None
+    data = load_or_build_sentences(args.out, args.seed, args.heldout_sentences, heldout_ok)
     print(f"sentences: {data['counts']}", flush=True)
     load_rirs(args.out, args.seed)
     plan = [

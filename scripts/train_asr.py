@@ -30,8 +30,13 @@ import torch.nn.functional as F
 from torch.utils.data import DataLoader, Dataset
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from assistant.asr.features import log_mel  # noqa: E402
-from assistant.asr.model import ConformerConfig, ConformerCTC, save_checkpoint  # noqa: E402
+from assistant.asr.features import N_MELS, SAMPLE_RATE, log_mel  # noqa: E402
+from assistant.asr.model import (  # noqa: E402
+    ConformerConfig,
+    ConformerCTC,
+    load_checkpoint,
+    save_checkpoint,
+)
 from assistant.asr.recognizer import transcribe_batch  # noqa: E402
 from assistant.asr.text import encode  # noqa: E402
 
@@ -56,18 +61,54 @@ def load_wave(path: str) -> np.ndarray:
 
 
 class SpeechDataset(Dataset):
-    """Row index → (log-mel (T, 80) float32 tensor, token ids tensor)."""
+    """Row index → (log-mel (T, 80) float32 tensor, token ids tensor); with ``vtlp`` (p, max), a share
+    p of the utterances gets a random warp factor in [1 - max, 1 + max] (`vtlp_warp`)."""
 
-    def __init__(self, rows: list[dict]) -> None:
+    def __init__(self, rows: list[dict], vtlp: tuple[float, float] = (0.0, 0.0)) -> None:
         self.rows = rows
+        self.vtlp = vtlp
 
     def __len__(self) -> int:
         return len(self.rows)
 
     def __getitem__(self, i: int) -> tuple[torch.Tensor, torch.Tensor]:
         row = self.rows[i]
-        feats = torch.from_numpy(log_mel(load_wave(row["audio"])))
-        return feats, torch.tensor(encode(row["text"]), dtype=torch.long)
+        feats = log_mel(load_wave(row["audio"]))
+        p, most = self.vtlp
+        if p and random.random() < p:  # DataLoader seeds `random` in each worker
+            feats = vtlp_warp(feats, random.uniform(1 - most, 1 + most))
+        return torch.from_numpy(feats), torch.tensor(encode(row["text"]), dtype=torch.long)
+
+
+def _mel(f: np.ndarray) -> np.ndarray:
+    return 1127.0 * np.log1p(f / 700.0)  # Kaldi's mel scale
+
+
+# Kaldi's default mel bins: N_MELS triangles equally spaced in mel between 20 Hz and Nyquist.
+_MEL_CENTRES = np.linspace(_mel(np.array(20.0)), _mel(np.array(SAMPLE_RATE / 2)), N_MELS + 2)[1:-1]  # (80,)
+VTLP_BOUNDARY_HZ = 4800.0  # the warp is linear up to here, then bends to keep Nyquist fixed
+
+
+def vtlp_warp(feats: np.ndarray, alpha: float) -> np.ndarray:
+    """Vocal tract length perturbation (Jaitly & Hinton 2013) on log-mel frames (T, 80): the
+    spectrum's frequency axis scaled by ``alpha`` (formants move, pitch and timing stay), piecewise
+    linear so 0 Hz and Nyquist stay put; each output bin reads the input between bins, linearly.
+    Synthetic voices are few; warping makes more vocal tracts of each, closer to real speakers'."""
+    nyquist = SAMPLE_RATE / 2
+    knee = VTLP_BOUNDARY_HZ * min(alpha, 1.0) / alpha  # input Hz where the warp bends
+    f_in = np.linspace(0.0, nyquist, 512)
+    f_out = np.where(
+        f_in <= knee,
+        alpha * f_in,
+        nyquist - (nyquist - alpha * knee) / (nyquist - knee) * (nyquist - f_in),
+    )
+    centres_hz = 700.0 * np.expm1(_MEL_CENTRES / 1127.0)
+    source_hz = np.interp(centres_hz, f_out, f_in)  # the input frequency each output bin shows
+    pos = np.interp(_mel(source_hz), _MEL_CENTRES, np.arange(N_MELS))  # fractional input bin (80,)
+    lo = np.floor(pos).astype(int)
+    hi = np.minimum(lo + 1, N_MELS - 1)
+    w = (pos - lo).astype(np.float32)
+    return (feats[:, lo] * (1 - w) + feats[:, hi] * w).astype(np.float32)
 
 
 def collate(items: list[tuple[torch.Tensor, torch.Tensor]]) -> dict[str, torch.Tensor]:
@@ -272,11 +313,14 @@ class Trainer:
             self.opt.load_state_dict(ckpt["optimizer"])
             self.log("resumed", step=self.state["step"], epoch=self.state["epoch"])
         else:
-            self.model = ConformerCTC(model_config(args))
-            rows = read_manifest(args.data / "train")
-            mean, std = cmvn_stats(rows, args.cmvn_utts, args.seed)
-            self.model.cmvn_mean.copy_(mean)
-            self.model.cmvn_std.copy_(std)
+            if args.init:  # an exported checkpoint's weights and CMVN; a fresh optimizer and schedule
+                self.model = load_checkpoint(args.init).train()
+            else:
+                self.model = ConformerCTC(model_config(args))
+                rows = read_manifest(args.data / "train")
+                mean, std = cmvn_stats(rows, args.cmvn_utts, args.seed)
+                self.model.cmvn_mean.copy_(mean)
+                self.model.cmvn_std.copy_(std)
             self.model.to(self.device)
             self.opt = self._optimizer()
             self.state = {
@@ -289,6 +333,7 @@ class Trainer:
             }
             self.log(
                 "start",
+                init=str(args.init) if args.init else None,
                 params=self.model.num_parameters(),
                 config=asdict(self.model.cfg),
                 device=str(self.device),
@@ -308,7 +353,7 @@ class Trainer:
 
     def loader(self, rows: list[dict], batches: list[list[int]]) -> DataLoader:
         return DataLoader(
-            SpeechDataset(rows),
+            SpeechDataset(rows, (self.args.vtlp, self.args.vtlp_max)),
             batch_sampler=batches,
             collate_fn=collate,
             num_workers=self.args.workers,
@@ -451,6 +496,15 @@ def parse_args() -> argparse.Namespace:
         "--out", type=Path, default=Path("/work/runs/asr"), help="run directory (last.pt, best.pt, train.log)"
     )
     p.add_argument("--resume", action="store_true", help="continue from OUT/last.pt if it exists")
+    p.add_argument(
+        "--init",
+        type=Path,
+        help="a new run starts from this exported checkpoint's weights (fine-tuning) instead of random ones",
+    )
+    p.add_argument(
+        "--vtlp", type=float, default=0.0, help="share of training utterances given a VTLP warp (vtlp_warp)"
+    )
+    p.add_argument("--vtlp-max", type=float, default=0.12, help="largest VTLP warp, as |alpha - 1|")
     p.add_argument(
         "--export", type=Path, help="write an inference checkpoint from OUT/best.pt (or --from) and exit"
     )

@@ -61,3 +61,30 @@ def test_tiny_shard_is_valid(tmp_path):
         assert abs(len(wave) / sr - row["duration"]) < 0.01 and 0.5 < row["duration"] < 10
         assert 1e-3 < np.abs(wave).max() <= 1.0 and np.isfinite(wave).all()
         assert set(row["text"]) <= set(VOCAB[1:])
+
+
+def test_heldout_sentences_only_where_allowed(tmp_path, monkeypatch):
+    """--heldout-unseen-by: dev and test take only acceptable sentences, as many each, never in train."""
+    pool = {
+        "a": [(f"w{i}", f"s{i}", f"label {i}") for i in range(40)],
+        "b": [(f"w{i}", f"s{i}", f"label {i}") for i in range(100, 106)],
+    }
+    monkeypatch.setattr(md, "build_sentences", lambda rng: {k: list(v) for k, v in pool.items()})
+    accepted = lambda label: int(label.split()[1]) % 3 == 0  # noqa: E731
+    data = md.load_or_build_sentences(tmp_path, seed=1, n_heldout=20, heldout_ok=accepted)
+    for src in pool:
+        dev, test, train = ({lab for *_, lab in data[k][src]} for k in ("dev", "test", "train"))
+        assert all(accepted(lab) for lab in dev | test)
+        assert len(dev) == len(test) and not dev & test and not (dev | test) & train
+        assert len(dev | test | train) == len(pool[src])
+    assert len(data["dev"]["a"]) == 5  # n_heldout // (2 sources * 2 splits)
+    assert len(data["dev"]["b"]) == 1  # only 102 and 105 are acceptable: one each
+
+
+def test_unseen_by_the_shipped_language_model():
+    """A sentence with a bigram the LM lacks cannot be one it was built from; a training one can."""
+    pytest.importorskip("kenlm")
+    lm = Path(__file__).resolve().parents[1] / "models" / "asr" / "lm.bin"
+    unseen = md.unseen_by(lm)
+    assert not unseen("set a timer for five minutes")
+    assert unseen("the quick purple elephant sang opera")
