@@ -15,14 +15,22 @@ from assistant.audio.files import read_audio
 from assistant.config import DEFAULT_ASR_LM, AsrConfig
 
 
-def spelled(text: str, confidence: float = 0.6, frames_per_char: int = 2) -> np.ndarray:
+def spelled(
+    text: str, confidence: float = 0.6, frames_per_char: int = 2, rivals: dict[int, str] | None = None
+) -> np.ndarray:
     """CTC log-probs (T, V) that spell `text` letter by letter: each letter `confidence` for a few
-    frames, then a blank frame (so doubled letters survive), the rest of the mass spread evenly."""
+    frames, then a blank frame (so doubled letters survive), the rest of the mass spread evenly.
+    `rivals` {position: letter}: there the spelled letter gets 0.4 and the rival 0.3, a clear but
+    small acoustic preference (no tie for float noise to break differently on another CPU)."""
+    rivals = rivals or {}
     rows = []
-    for c in text:
+    for pos, c in enumerate(text):
         for idx in [CHAR_TO_ID[c]] * frames_per_char + [0]:
             row = np.full(len(VOCAB), (1 - confidence) / (len(VOCAB) - 1))
             row[idx] = confidence
+            if pos in rivals and idx != 0:
+                row[:] = 0.3 / (len(VOCAB) - 2)
+                row[idx], row[CHAR_TO_ID[rivals[pos]]] = 0.4, 0.3
             rows.append(row)
     return np.log(np.array(rows, dtype=np.float32))
 
@@ -54,14 +62,16 @@ def test_no_frames_decode_to_nothing(shipped_decoder):
 
 
 def test_weights_change_the_choice():
-    # With no weight on the LM the decoder only walks lexicon words; with weight it prefers the
-    # likely sentence. The same emissions must come out differently, or the weights do nothing.
-    log_probs = spelled("what is the wether like todai", confidence=0.5)
-    texts = {
-        LexiconDecoder(DEFAULT_ASR_LM, DecoderWeights(lm_weight=w)).build().decode(log_probs)
-        for w in (0.0, 1.6)
+    # The letters lean to "tin" (0.4 against 0.3 for "e"); the LM knows timers run for "ten
+    # minutes". With no weight on the LM the letters must win, with the shipped weight the LM.
+    text = "set a timer for tin minutes"
+    log_probs = spelled(text, rivals={text.index("tin") + 1: "e"})
+    assert greedy_text(log_probs) == text
+    decoded = {
+        w: LexiconDecoder(DEFAULT_ASR_LM, DecoderWeights(lm_weight=w)).build().decode(log_probs)
+        for w in (0.0, DecoderWeights().lm_weight)
     }
-    assert len(texts) == 2, texts
+    assert decoded == {0.0: text, DecoderWeights().lm_weight: "set a timer for ten minutes"}
 
 
 def test_missing_and_broken_models_are_clear_errors(tmp_path):
