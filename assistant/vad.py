@@ -204,6 +204,13 @@ class Endpointer:
         """The echo estimate in dBFS (e.g. `level_db` of the playback reference), updated by the caller."""
         self._reference_db = db
 
+    @property
+    def gate_level_db(self) -> float | None:
+        """The level in dBFS a frame must reach to count as voiced; None while the gate is off."""
+        if self._gate_db is None or self._reference_db is None:
+            return None
+        return self._reference_db + self._gate_db
+
     # --- streaming ---------------------------------------------------------------------------------
     def accept(self, samples: np.ndarray, t_ns: int) -> list[VadEvent]:
         """Feed mono float32 samples whose first sample was captured at monotonic `t_ns`."""
@@ -343,7 +350,8 @@ class Endpointer:
 
     def _in_speech(self, frame: _Frame) -> list[VadEvent]:
         self._track(frame)
-        return [SpeechAudio(frame.samples, frame.t_ns, self._speech_end()), *self._check_end(frame)]
+        speech_end = self._speech_end()
+        return [SpeechAudio(frame.samples, frame.t_ns, speech_end), *self._check_end(frame, speech_end)]
 
     def _speech_end(self) -> int:
         """End of the last voiced frame, moved forward to the last frame above the floor within a
@@ -360,8 +368,9 @@ class Endpointer:
             end = f.t_ns
         return max(end, self._last_voiced_end - self.hangover_frames * self._frame_ns)
 
-    def _check_end(self, frame: _Frame) -> list[VadEvent]:
-        speech_end = self._speech_end()
+    def _check_end(self, frame: _Frame, speech_end: int | None = None) -> list[VadEvent]:
+        if speech_end is None:
+            speech_end = self._speech_end()
         if frame.end_ns - self._onset_ns >= self._max_ns:
             reason = "max_length"
         elif frame.end_ns - speech_end >= self._end_silence_ns:

@@ -241,6 +241,8 @@ def test_energy_gate_rule():
     assert not passes_energy_gate(-30.0, -35.0, 10.0)
     assert passes_energy_gate(-60.0, None, 10.0)  # no reference yet
     assert passes_energy_gate(-60.0, -35.0, None)  # gate off
+    assert gated(-35.0).gate_level_db == -25.0  # what a frame must reach, as the bench traces it
+    assert gated(None).gate_level_db is None and gated(-35.0, None).gate_level_db is None
     assert level_db(np.zeros(10)) == -120.0
     assert level_db(np.full(10, 0.1)) == pytest.approx(-20.0)
 
