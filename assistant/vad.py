@@ -346,7 +346,7 @@ class Endpointer:
         self._recent.clear()
         self._pending = []
         self._state = State.SPEECH
-        return [start, *self._check_end(frame)]
+        return [start, *self._check_end(frame, self._speech_end())]
 
     def _in_speech(self, frame: _Frame) -> list[VadEvent]:
         self._track(frame)
@@ -368,9 +368,7 @@ class Endpointer:
             end = f.t_ns
         return max(end, self._last_voiced_end - self.hangover_frames * self._frame_ns)
 
-    def _check_end(self, frame: _Frame, speech_end: int | None = None) -> list[VadEvent]:
-        if speech_end is None:
-            speech_end = self._speech_end()
+    def _check_end(self, frame: _Frame, speech_end: int) -> list[VadEvent]:
         if frame.end_ns - self._onset_ns >= self._max_ns:
             reason = "max_length"
         elif frame.end_ns - speech_end >= self._end_silence_ns:
