@@ -7,6 +7,9 @@ Sets:
   alsa         real speech: the channel names of alsa-utils (/usr/share/sounds/alsa/*.wav)
   wz2100       real speech: the Warzone 2100 tutorial voice lines with their on-screen text
                (Debian warzone2100-data: /usr/share/games/warzone2100/base.wz, script/tutorial.js)
+  asterisk     real speech: Asterisk's English telephone prompts (one female voice actor, 8 kHz), with
+               the transcript the package ships (Debian asterisk-core-sounds-en-wav and
+               asterisk-core-sounds-en: /usr/share/asterisk/sounds/en_US_f_Allison)
 Every set goes through the real streaming recognizer (chunk_ms, left_chunks as shipped) and through
 the masked full-context forward, each with greedy CTC and with the word language model's beam
 search (`--lm`, as `assistant run` decodes finals); the real-speech sets also through pocketsphinx's
@@ -16,6 +19,7 @@ bundled en-us model, the peer. References and hypotheses both pass through assis
 from __future__ import annotations
 
 import argparse
+import gzip
 import io
 import json
 import re
@@ -40,6 +44,11 @@ WZ_BASE = Path("/usr/share/games/warzone2100/base.wz")
 # Tutorial lines whose recording says something other than their on-screen text (found by their
 # length, 6-10 words per second, and by the peer's hypotheses; check by ear before trusting more).
 WZ_MISMATCHED = {"tut5", "tut28", "tut40", "tut41", "tut42", "tut43", "tut47", "tut50", "tut51"}
+ASTERISK_DIR = Path("/usr/share/asterisk/sounds/en_US_f_Allison")
+ASTERISK_TEXT = Path("/usr/share/doc/asterisk-core-sounds-en/core-sounds-en.txt.gz")
+# A prompt whose text has a symbol ("press * to ...": star? asterisk?) or describes a sound
+# ("[beep]") has no one spoken reading: left out.
+ASTERISK_UNSAYABLE = re.compile(r"[*#\[\]<>/]")
 WZ_LINE = re.compile(r'"audio":\s*"(tut\d+\.ogg)".*?"message":\s*_\("((?:[^"\\]|\\.)*)"\)')
 
 Utterance = tuple[str, np.ndarray, str]  # (id, 16 kHz float32 samples, normalized reference)
@@ -84,6 +93,22 @@ def wz2100_set() -> list[Utterance]:
             path = f"audio/tutorial/{name}"
             if ref and path in z.namelist() and name.removesuffix(".ogg") not in WZ_MISMATCHED:
                 out.append((name.removesuffix(".ogg"), read_audio(io.BytesIO(z.read(path))), ref))
+    return out
+
+
+def asterisk_set() -> list[Utterance]:
+    """Lines of the shipped transcript, 'digits/7: seven', each beside its 'digits/7.wav'."""
+    if not ASTERISK_TEXT.exists():
+        return []
+    out = []
+    for line in gzip.open(ASTERISK_TEXT, "rt", encoding="utf-8", errors="replace"):
+        name, sep, text = line.partition(": ")
+        path = ASTERISK_DIR / f"{name.strip()}.wav"
+        if not sep or line.startswith(";") or ASTERISK_UNSAYABLE.search(text) or not path.exists():
+            continue
+        ref = normalize(text)
+        if ref:
+            out.append((name.strip(), read_audio(str(path)), ref))
     return out
 
 
@@ -156,14 +181,16 @@ def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) 
             f"ours, streaming {args.chunk_ms} ms": lambda u: ours_streaming(
                 model, u, args.chunk_ms, args.left_chunks
             ),
-            "ours, full context": lambda u: ours_full(model, u),
         }
+        if not args.quick:
+            systems["ours, full context"] = lambda u: ours_full(model, u)
         if decoder is not None:
             systems[f"ours, streaming {args.chunk_ms} ms + LM"] = lambda u: ours_streaming(
                 model, u, args.chunk_ms, args.left_chunks, decoder
             )
-            systems["ours, full context + LM"] = lambda u: ours_full(model, u, decoder)
-        if name != "test_synth" or args.peer_synth:
+            if not args.quick:
+                systems["ours, full context + LM"] = lambda u: ours_full(model, u, decoder)
+        if (name != "test_synth" or args.peer_synth) and not args.quick:
             systems["pocketsphinx en-us (peer)"] = pocketsphinx_hyps
         for system, run in systems.items():
             t0 = time.perf_counter()
@@ -200,7 +227,7 @@ def main() -> None:
     p.add_argument(
         "--data", type=Path, default=Path("/work/data/asr"), help="make_dataset.py output (test_synth)"
     )
-    p.add_argument("--sets", default="test_synth,alsa,wz2100")
+    p.add_argument("--sets", default="test_synth,alsa,wz2100,asterisk")
     p.add_argument("--limit", type=int, default=None, help="at most this many test_synth utterances")
     p.add_argument("--chunk-ms", type=int, default=320)
     p.add_argument("--left-chunks", type=int, default=4)
@@ -214,6 +241,9 @@ def main() -> None:
     p.add_argument("--lm-weight", type=float, default=DecoderWeights().lm_weight)
     p.add_argument("--word-score", type=float, default=DecoderWeights().word_score)
     p.add_argument("--peer-synth", action="store_true", help="also run pocketsphinx on test_synth")
+    p.add_argument(
+        "--quick", action="store_true", help="streaming rows only, no peer: to compare checkpoints"
+    )
     p.add_argument("--examples", type=int, default=5, help="hypotheses kept per set in --json")
     p.add_argument("--json", type=Path, help="write the figures here")
     args = p.parse_args()
@@ -222,7 +252,12 @@ def main() -> None:
 
     torch.set_num_threads(args.threads)
     model = load_checkpoint(args.checkpoint)
-    loaders = {"test_synth": lambda: synth_set(args.data, args.limit), "alsa": alsa_set, "wz2100": wz2100_set}
+    loaders = {
+        "test_synth": lambda: synth_set(args.data, args.limit),
+        "alsa": alsa_set,
+        "wz2100": wz2100_set,
+        "asterisk": asterisk_set,
+    }
     sets = {name: loaders[name]() for name in args.sets.split(",")}
     results = evaluate(model, sets, args)
     print(markdown(results))

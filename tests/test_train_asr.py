@@ -72,3 +72,66 @@ def test_init_starts_a_new_run_from_an_exported_checkpoint(tmp_path, monkeypatch
     assert trainer.model.training
     assert trainer.state["step"] == 0
     assert not trainer.opt.state  # a fresh optimizer
+
+
+def test_average_is_the_weighted_mean_of_the_weights(tmp_path):
+    if not CHECKPOINT.is_file():
+        pytest.skip(f"no recognizer checkpoint at {CHECKPOINT}")
+    shipped = load_checkpoint(CHECKPOINT)
+    moved = load_checkpoint(CHECKPOINT)
+    with torch.no_grad():
+        for p in moved.parameters():
+            p.add_(1.0)
+    moved_path = tmp_path / "moved.pt"
+    train_asr.save_checkpoint(moved, moved_path)
+    out = tmp_path / "avg.pt"
+    train_asr.export_average([CHECKPOINT, moved_path], [3.0, 1.0], out)
+    averaged = load_checkpoint(out).state_dict()
+    for name, value in shipped.state_dict().items():
+        if name.endswith("num_batches_tracked"):
+            assert torch.equal(averaged[name], value), name
+        elif name in dict(shipped.named_parameters()):
+            torch.testing.assert_close(averaged[name], value + 0.25, msg=name)
+        else:  # buffers that were not moved stay as they were
+            torch.testing.assert_close(averaged[name], value, msg=name)
+
+
+def test_average_refuses_mismatched_weights(tmp_path):
+    if not CHECKPOINT.is_file():
+        pytest.skip(f"no recognizer checkpoint at {CHECKPOINT}")
+    with pytest.raises(ValueError, match="2 checkpoints but 1 weights"):
+        train_asr.average_checkpoints([CHECKPOINT, CHECKPOINT], [1.0])
+
+
+def tone(hz: float, seconds: float = 0.5) -> np.ndarray:
+    t = np.arange(int(SAMPLE_RATE * seconds)) / SAMPLE_RATE
+    return (0.3 * np.sin(2 * np.pi * hz * t)).astype(np.float32)
+
+
+def rms_db(x: np.ndarray) -> float:
+    return float(10 * np.log10(np.mean(x[800:-800] ** 2) + 1e-12))  # edges: the filters' ramps
+
+
+@pytest.mark.parametrize("mu_law", [False, True])
+def test_narrowband_keeps_the_voice_band_and_drops_what_an_8khz_channel_cannot_carry(mu_law):
+    low, high = tone(1000.0), tone(6000.0)
+    assert abs(rms_db(train_asr.narrowband(low, mu_law)) - rms_db(low)) < 1.0
+    assert rms_db(train_asr.narrowband(high, mu_law)) < rms_db(high) - 40
+    out = train_asr.narrowband(low, mu_law)
+    assert out.shape == low.shape and out.dtype == np.float32
+
+
+def test_mu_law_quantizes_to_256_levels():
+    ramp = np.linspace(-0.9, 0.9, SAMPLE_RATE).astype(np.float32)
+    coarse = train_asr.narrowband(ramp, mu_law=True)
+    fine = train_asr.narrowband(ramp, mu_law=False)
+    err = coarse[800:-800] - fine[800:-800]
+    assert 1e-5 < float(np.sqrt(np.mean(err**2))) < 0.02  # quantized, but only by 8-bit companding
+
+
+def test_bf16_is_chosen_only_where_the_cpu_has_it(monkeypatch):
+    cpu = torch.device("cpu")
+    flags = {"plain": "flags\t: fpu sse avx2 avx512f\n", "bf16": "flags\t: fpu avx2 avx512f avx512_bf16\n"}
+    for kind, text in flags.items():
+        monkeypatch.setattr(train_asr.Path, "read_text", lambda self, text=text: text)
+        assert train_asr.bf16_native(cpu) is (kind == "bf16")
