@@ -648,7 +648,10 @@ def parse_args() -> argparse.Namespace:
     for f in fields(ConformerConfig):  # --d_model 144 --n_layers 8 ... (new runs only)
         if f.type in ("int", "float", int, float):
             p.add_argument(f"--{f.name}", type=int if f.type in ("int", int) else float, default=None)
-    return p.parse_args()
+    args = p.parse_args()
+    if args.average and not args.export:
+        p.error("--average writes a checkpoint: give it --export OUT")  # rather than start training
+    return args
 
 
 def main() -> None:

@@ -18,9 +18,13 @@ from assistant.asr.model import load_checkpoint  # noqa: E402
 CHECKPOINT = Path(__file__).resolve().parents[1] / "models" / "asr" / "conformer_ctc.pt"
 
 
+def tone(hz: float, seconds: float = 0.5) -> np.ndarray:
+    t = np.arange(int(SAMPLE_RATE * seconds)) / SAMPLE_RATE
+    return (0.3 * np.sin(2 * np.pi * hz * t)).astype(np.float32)
+
+
 def tone_feats(hz: float) -> np.ndarray:
-    t = np.arange(SAMPLE_RATE // 2) / SAMPLE_RATE
-    return log_mel((0.3 * np.sin(2 * np.pi * hz * t)).astype(np.float32))  # (T, 80)
+    return log_mel(tone(hz))  # (T, 80)
 
 
 def peak_bin(feats: np.ndarray) -> float:
@@ -103,11 +107,6 @@ def test_average_refuses_mismatched_weights(tmp_path):
         train_asr.average_checkpoints([CHECKPOINT, CHECKPOINT], [1.0])
 
 
-def tone(hz: float, seconds: float = 0.5) -> np.ndarray:
-    t = np.arange(int(SAMPLE_RATE * seconds)) / SAMPLE_RATE
-    return (0.3 * np.sin(2 * np.pi * hz * t)).astype(np.float32)
-
-
 def rms_db(x: np.ndarray) -> float:
     return float(10 * np.log10(np.mean(x[800:-800] ** 2) + 1e-12))  # edges: the filters' ramps
 
@@ -121,7 +120,7 @@ def test_narrowband_keeps_the_voice_band_and_drops_what_an_8khz_channel_cannot_c
     assert out.shape == low.shape and out.dtype == np.float32
 
 
-def test_mu_law_quantizes_to_256_levels():
+def test_mu_law_adds_only_8_bit_companding_noise():
     ramp = np.linspace(-0.9, 0.9, SAMPLE_RATE).astype(np.float32)
     coarse = train_asr.narrowband(ramp, mu_law=True)
     fine = train_asr.narrowband(ramp, mu_law=False)
@@ -135,3 +134,11 @@ def test_bf16_is_chosen_only_where_the_cpu_has_it(monkeypatch):
     for kind, text in flags.items():
         monkeypatch.setattr(train_asr.Path, "read_text", lambda self, text=text: text)
         assert train_asr.bf16_native(cpu) is (kind == "bf16")
+
+
+def test_average_without_export_is_refused_rather_than_training(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", ["train_asr.py", "--average", str(CHECKPOINT)])
+    with pytest.raises(SystemExit) as exit_info:
+        train_asr.parse_args()
+    assert exit_info.value.code == 2
+    assert "--average writes a checkpoint: give it --export OUT" in capsys.readouterr().err
