@@ -17,7 +17,8 @@ voices, training sentences), ``dev`` (training voices, held-out sentences), ``te
 voices, held-out sentences).
 
 ``--engines`` picks the voices (default: espeak, flite, festival, piper). Kokoro, the one neural
-multi-speaker voice set that installs here, is ~40x slower than espeak-ng on a CPU core, so it is
+multi-speaker voice set that installs here, takes 2-4 s of a CPU core per second of speech
+(hundreds of times espeak-ng's cost), so it is
 opt-in and goes in shards of its own beside an existing dataset, e.g.
 
     python scripts/make_dataset.py --out /work/data/asr --engines kokoro --train 2000 --dev 0 --test 200
