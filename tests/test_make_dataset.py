@@ -116,6 +116,7 @@ def test_unseen_by_the_shipped_language_model():
     assert unseen("the quick purple elephant sang opera")
 
 
+@pytest.mark.skipif(not shutil.which("npm"), reason="the Kokoro voices come from npm")
 def test_kokoro_shard_speaks_its_label(tmp_path):
     """A Kokoro utterance through a real shard: valid audio whose words the shipped recognizer hears
     (so the phonemes said what the label says). The voices come once from npm into a cache."""
