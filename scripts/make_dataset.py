@@ -395,13 +395,18 @@ def synth_piper(item: Item, rng: np.random.Generator) -> np.ndarray:
     return to_16k(wave, chunks[0].sample_rate)
 
 
+def kokoro_voices_dir(out: Path) -> Path:
+    """Where fetch_kokoro_voices unpacks the voices under a dataset's ``out``."""
+    return out / "kokoro-js" / "package" / "voices"
+
+
 def fetch_kokoro_voices(out: Path) -> Path:
     """The kokoro-js package's voices/ folder under ``out`` (npm pack, checked against its sha256), once."""
     import hashlib  # noqa: PLC0415
     import tarfile  # noqa: PLC0415
 
-    folder = out / "kokoro-js"
-    voices = folder / "package" / "voices"
+    voices = kokoro_voices_dir(out)
+    folder = voices.parents[1]
     if voices.is_dir():
         return voices
     folder.mkdir(parents=True, exist_ok=True)
@@ -438,13 +443,16 @@ class Kokoro:
         self.session = ort.InferenceSession(str(model_path()), opts, providers=["CPUExecutionProvider"])
         self.g2p = {"a": G2P(), "b": G2P(british=True)}
         self.voices_dir = voices_dir
+        self.styles: dict[str, np.ndarray] = {}  # voice → its styles, read once per worker
 
     def style(self, voice: str) -> np.ndarray:
         """(510, 256): one style vector per phoneme count; a mixed voice is the mean of its parts'."""
-        parts = voice.split(":", 1)[1].split("+")
-        return np.mean(
-            [np.fromfile(self.voices_dir / f"{n}.bin", np.float32).reshape(510, 256) for n in parts], 0
-        )
+        if voice not in self.styles:
+            parts = voice.split(":", 1)[1].split("+")
+            self.styles[voice] = np.mean(
+                [np.fromfile(self.voices_dir / f"{n}.bin", np.float32).reshape(510, 256) for n in parts], 0
+            )
+        return self.styles[voice]
 
     def synth(self, voice: str, text: str, speed: float) -> np.ndarray | None:
         """None when the phonemes do not fit one call (the audio would stop short of the label)."""
@@ -644,7 +652,7 @@ def synth_one(item: Item, tmp: str, rng: np.random.Generator, out: Path) -> np.n
         if engine == "piper":
             wave = synth_piper(item, rng)
         elif engine == "kokoro":
-            wave = synth_kokoro(item, out / "kokoro-js" / "package" / "voices")
+            wave = synth_kokoro(item, kokoro_voices_dir(out))
         else:
             wave = {"espeak": synth_espeak, "flite": synth_flite}[engine](item, tmp)
     except (subprocess.SubprocessError, RuntimeError, ValueError, OSError) as e:
@@ -660,7 +668,8 @@ def shard_name(index: int, tag: str = "") -> str:
 
 def make_shard(args: tuple) -> int:
     out, split, index, items, seed, tag = args
-    shard_dir = out / split / shard_name(index, tag)
+    name = shard_name(index, tag)
+    shard_dir = out / split / name
     shard_dir.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(zlib.crc32(f"{seed}-{split}-{tag}{index}".encode()))
     rirs = load_rirs(out, seed)
@@ -687,9 +696,9 @@ def make_shard(args: tuple) -> int:
                     "snr": lead_in_snr(noisy),
                 }
             )
-    tmp_manifest = out / split / f"{shard_name(index, tag)}.jsonl.tmp"
+    tmp_manifest = out / split / f"{name}.jsonl.tmp"
     tmp_manifest.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    tmp_manifest.rename(out / split / f"{shard_name(index, tag)}.jsonl")
+    tmp_manifest.rename(out / split / f"{name}.jsonl")
     return len(rows)
 
 
