@@ -19,16 +19,28 @@ def row(name: str, system: str, refs: list[str], hyps: list[str]) -> dict:
 def test_pooled_real_equals_wer_over_all_real_utterances_together():
     alsa = (["front center", "noise"], ["front", "noise"])  # 1 error in 3 words
     wz = (["build a factory now", "research the tank"], ["build the factory", "research tank"])
-    synth = (["set a timer"], ["set a time"])  # not real speech: stays out of the pool
+    phone = (["please hold"], ["please hold the"])  # asterisk: narrowband, out of the wideband pool
+    synth = (["set a timer"], ["set a time"])  # not real speech: stays out of every pool
     results = [
         row("alsa", "ours", *alsa),
         row("wz2100", "ours", *wz),
+        row("asterisk", "ours", *phone),
         row("test_synth", "ours", *synth),
         row("alsa", "peer", *alsa),
+        row("asterisk", "peer", *phone),
     ]
-    pooled = {r["system"]: r for r in eval_asr.pooled_real(results)}
-    together = jiwer.wer(alsa[0] + wz[0], alsa[1] + wz[1])
-    assert pooled["ours"]["wer"] == pytest.approx(together, abs=1e-4)
-    assert pooled["ours"]["set"] == "real (alsa+wz2100)" and pooled["ours"]["words"] == 10
-    assert pooled["peer"]["set"] == "real (alsa)" and pooled["peer"]["n"] == 2
-    assert "| real (alsa+wz2100) | ours | 4 | 10 |" in eval_asr.markdown(list(pooled.values()))
+    pooled = {(r["set"], r["system"]): r for r in eval_asr.pooled_real(results)}
+    wideband = pooled["real wideband (alsa+wz2100)", "ours"]
+    assert wideband["wer"] == pytest.approx(jiwer.wer(alsa[0] + wz[0], alsa[1] + wz[1]), abs=1e-4)
+    assert wideband["words"] == 10
+    everything = pooled["real (alsa+wz2100+asterisk)", "ours"]
+    refs, hyps = alsa[0] + wz[0] + phone[0], alsa[1] + wz[1] + phone[1]
+    assert everything["wer"] == pytest.approx(jiwer.wer(refs, hyps), abs=1e-4)
+    assert everything["words"] == 12 and everything["n"] == 5
+    # The peer ran on alsa alone of the wideband sets: no wideband pool, which would repeat alsa's row.
+    assert set(pooled) == {
+        ("real wideband (alsa+wz2100)", "ours"),
+        ("real (alsa+wz2100+asterisk)", "ours"),
+        ("real (alsa+asterisk)", "peer"),
+    }
+    assert "| real wideband (alsa+wz2100) | ours | 4 | 10 |" in eval_asr.markdown(list(pooled.values()))
