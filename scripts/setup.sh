@@ -33,5 +33,22 @@ command -v "$PY" >/dev/null || PY=python3
 .venv/bin/pip install -q --upgrade pip wheel
 # The CPU build of torch first, so nothing later pulls a CUDA build.
 .venv/bin/pip install -q "torch==2.13.0"
+# llama.cpp is compiled for this CPU (-march=native). On CPUs with AMX (Intel Xeon 4th generation
+# and later) that brings in its AMX matrix kernels, which crash on the first prefill of the embedded
+# model (segfault in ggml_backend_amx_mul_mat, llama.cpp issue 20824): build without them. GCC keeps
+# an explicit -mno-... over what -march=native turns on, whatever their order.
+if [ "$(uname -m)" = x86_64 ] && grep -qw amx_int8 /proc/cpuinfo; then
+  NO_AMX="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
+  export CMAKE_ARGS="${CMAKE_ARGS:-} -DCMAKE_C_FLAGS='$NO_AMX' -DCMAKE_CXX_FLAGS='$NO_AMX'"
+fi
 if [ $DEV = 1 ]; then .venv/bin/pip install -q -e ".[dev]"; else .venv/bin/pip install -q -e .; fi
+# The LLM must answer one token here, not segfault at the first question: a llama.cpp wheel that pip
+# built earlier (its cache ignores CMAKE_ARGS) is rebuilt once, from source, with the flags above.
+LLM_SMOKE="from assistant.config import LlmConfig; from assistant.llm import LocalLlm
+LocalLlm(LlmConfig()).build().prefill([{'role': 'user', 'content': 'Hello'}])"
+if ! .venv/bin/python -c "$LLM_SMOKE" >/dev/null 2>&1; then
+  echo "setup: llama.cpp crashed on this CPU; rebuilding it (about 6 minutes)" >&2
+  .venv/bin/pip install -q --force-reinstall --no-deps --no-cache-dir "$(.venv/bin/pip freeze | grep -i '^llama[-_]cpp[-_]python==')"
+  .venv/bin/python -c "$LLM_SMOKE" >/dev/null
+fi
 echo "setup: ready (.venv/bin/assistant)"
