@@ -6,6 +6,10 @@ Each sentence is trimmed to its true boundaries (10 ms frames within 40 dB of th
 
     python scripts/bench_vad.py                      # defaults from VadConfig
     python scripts/bench_vad.py --aggressiveness 3 --frame-ms 30
+
+Last, how long the capture resampler (`assistant.audio.devices.Resampler16k`) holds audio back
+before the endpointer sees it, per device rate, against soxr's "LQ" stream it replaced: every
+millisecond there is one more before an onset holds a barge-in or an endpoint fires.
 """
 
 from __future__ import annotations
@@ -103,6 +107,31 @@ def main() -> None:
     for i in range(0, len(clip), BLOCK):
         ep.accept(clip[i : i + BLOCK], i * NS_PER_SAMPLE)
     print(f"speed: {len(clip) / SR / (time.perf_counter() - t0):.0f}x real time on one core")
+    resampler_delay()
+
+
+def resampler_delay(blocks: int = 500, block_ms: int = 10) -> None:
+    """ms of audio pushed into the capture resampler that has not come out yet, after each block."""
+    import soxr
+
+    from assistant.audio.devices import Resampler16k
+
+    print(f"capture resampler: audio held back after each {block_ms} ms block, ms mean / max")
+    rng = np.random.default_rng(0)
+    for rate in (44_100, 48_000):
+        ours, lq = Resampler16k(rate, frame=SR * block_ms // 1000), soxr.ResampleStream(rate, SR, 1, "float32", "LQ")
+        held_ours, held_lq, pushed, out_lq = [], [], 0, 0
+        for _ in range(blocks):
+            block = rng.standard_normal(rate * block_ms // 1000).astype(np.float32) * 0.1
+            ours.push(block, 0)
+            pushed, out_lq = pushed + len(block), out_lq + len(lq.resample_chunk(block))
+            held_ours.append(ours.held_back() / SR * 1000)
+            held_lq.append((pushed * SR / rate - out_lq) / SR * 1000)
+        ours_ms, lq_ms = np.array(held_ours[10:]), np.array(held_lq[10:])
+        print(
+            f"  {rate} Hz: Resampler16k {ours_ms.mean():.1f} / {ours_ms.max():.1f}"
+            f"   soxr LQ {lq_ms.mean():.1f} / {lq_ms.max():.1f}"
+        )
 
 
 if __name__ == "__main__":

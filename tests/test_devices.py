@@ -149,6 +149,22 @@ def test_resampler_keeps_pitch_and_gives_evenly_spaced_frames():
     assert np.all(np.abs(steps - 20_000_000) <= 1)
 
 
+@pytest.mark.parametrize("rate", [44_100, 48_000])
+def test_resampler_holds_nothing_back_and_keeps_out_what_would_fold_into_speech(rate):
+    """Every sample pushed is out after its block (soxr's "LQ" held 11 ms back on average), a 3 kHz
+    tone passes unchanged and a 10 kHz one, which would fold to 6 kHz, is kept out."""
+    t = np.arange(rate) / rate
+    levels = {}
+    for hz in (3000, 10000):
+        tone = (0.5 * np.sin(2 * np.pi * hz * t)).astype(np.float32)
+        resampler, out = Resampler16k(rate, frame=160), []
+        for i in range(0, rate, rate // 100):
+            out += [f for f, _ in resampler.push(tone[i : i + rate // 100], 0)]
+            assert resampler.held_back() == 0
+        levels[hz] = 20 * np.log10(rms(np.concatenate(out)[1600:]) / rms(tone))
+    assert abs(levels[3000]) < 0.5 and levels[10000] < -60
+
+
 def test_capture_hears_the_virtual_microphone_at_16k(pulse, espeak_wav):
     wav = espeak_wav("Testing the microphone, one two three.")
     frames: list[tuple[np.ndarray, int]] = []
