@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 
 from assistant.config import Config, config_source
@@ -33,12 +35,37 @@ def _guarded(what: str, check: Callable[[], str]) -> Check:
         return False, what, f"{err}".splitlines()[0] if str(err) else type(err).__name__
 
 
-def _llm(cfg: Config) -> str:
-    from assistant.llm import LocalLlm
+# The LLM check's child process: load the model and prefill one message.
+LLM_CHECK = """
+import sys
+from assistant.config import LlmConfig
+from assistant.llm import LocalLlm
+llm = LocalLlm(LlmConfig.model_validate_json(sys.stdin.read())).build()
+llm.prefill([{"role": "user", "content": "Hello"}])
+print(llm.count_tokens(llm.cfg.system_prompt))
+"""
 
-    llm = LocalLlm(cfg.llm)
-    llm.build()
-    return f"{cfg.llm.model_path.name} loads ({llm.count_tokens(cfg.llm.system_prompt)} system-prompt tokens)"
+
+def _llm(cfg: Config) -> str:
+    """Load the model and prefill a message in a child process: a llama.cpp built with kernels that
+    crash on this CPU (AMX, see scripts/setup.sh) segfaults at the first prefill, which in-process
+    would end the doctor with it."""
+    proc = subprocess.run(
+        [sys.executable, "-c", LLM_CHECK],
+        input=cfg.llm.model_dump_json(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    if proc.returncode < 0:
+        raise RuntimeError(
+            f"llama.cpp crashed (signal {-proc.returncode}) on its first prefill; "
+            "fix: run scripts/setup.sh again, which builds it for this CPU"
+        )
+    if proc.returncode:
+        last = (proc.stderr.strip().splitlines() or ["the LLM check failed"])[-1]
+        raise RuntimeError(last.split(": ", 1)[-1] if "Error: " in last else last)
+    return f"{cfg.llm.model_path.name} loads and prefills ({proc.stdout.strip()} system-prompt tokens)"
 
 
 def _tts(cfg: Config) -> str:

@@ -119,7 +119,8 @@ def resampler_delay(blocks: int = 500, block_ms: int = 10) -> None:
     print(f"capture resampler: audio held back after each {block_ms} ms block, ms mean / max")
     rng = np.random.default_rng(0)
     for rate in (44_100, 48_000):
-        ours, lq = Resampler16k(rate, frame=SR * block_ms // 1000), soxr.ResampleStream(rate, SR, 1, "float32", "LQ")
+        ours = Resampler16k(rate, frame=SR * block_ms // 1000)
+        lq = soxr.ResampleStream(rate, SR, 1, "float32", "LQ")
         held_ours, held_lq, pushed, out_lq = [], [], 0, 0
         for _ in range(blocks):
             block = rng.standard_normal(rate * block_ms // 1000).astype(np.float32) * 0.1
