@@ -17,7 +17,7 @@ def run_checks(cfg: Config) -> Iterator[Check]:
     source = config_source()
     yield True, "config", str(source) if source else "built-in defaults"
     for what, check in (
-        ("LLM model", lambda: _llm(cfg)),
+        ("LLM model", lambda: check_llm(cfg)),
         ("TTS voice", lambda: _tts(cfg)),
         ("recognizer", lambda: _asr(cfg)),
         ("microphone", lambda: _device(cfg.audio.input_device, "input")),
@@ -46,10 +46,10 @@ print(llm.count_tokens(llm.cfg.system_prompt))
 """
 
 
-def _llm(cfg: Config) -> str:
+def check_llm(cfg: Config) -> str:
     """Load the model and prefill a message in a child process: a llama.cpp built with kernels that
     crash on this CPU (AMX, see scripts/setup.sh) segfaults at the first prefill, which in-process
-    would end the doctor with it."""
+    would end the doctor with it. scripts/setup.sh runs this too."""
     proc = subprocess.run(
         [sys.executable, "-c", LLM_CHECK],
         input=cfg.llm.model_dump_json(),

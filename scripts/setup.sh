@@ -42,13 +42,13 @@ if [ "$(uname -m)" = x86_64 ] && grep -qw amx_int8 /proc/cpuinfo; then
   export CMAKE_ARGS="${CMAKE_ARGS:-} -DCMAKE_C_FLAGS='$NO_AMX' -DCMAKE_CXX_FLAGS='$NO_AMX'"
 fi
 if [ $DEV = 1 ]; then .venv/bin/pip install -q -e ".[dev]"; else .venv/bin/pip install -q -e .; fi
-# The LLM must answer one token here, not segfault at the first question: a llama.cpp wheel that pip
-# built earlier (its cache ignores CMAKE_ARGS) is rebuilt once, from source, with the flags above.
-LLM_SMOKE="from assistant.config import LlmConfig; from assistant.llm import LocalLlm
-LocalLlm(LlmConfig()).build().prefill([{'role': 'user', 'content': 'Hello'}])"
-if ! .venv/bin/python -c "$LLM_SMOKE" >/dev/null 2>&1; then
+# The LLM must prefill here, not segfault at the first question (the same check as `assistant
+# doctor`): a llama.cpp wheel pip built earlier (its cache ignores CMAKE_ARGS) is rebuilt once,
+# from source, with the flags above.
+LLM_CHECK="from assistant.config import Config; from assistant.doctor import check_llm; check_llm(Config())"
+if ! .venv/bin/python -c "$LLM_CHECK" >/dev/null 2>&1; then
   echo "setup: llama.cpp crashed on this CPU; rebuilding it (about 6 minutes)" >&2
   .venv/bin/pip install -q --force-reinstall --no-deps --no-cache-dir "$(.venv/bin/pip freeze | grep -i '^llama[-_]cpp[-_]python==')"
-  .venv/bin/python -c "$LLM_SMOKE" >/dev/null
+  .venv/bin/python -c "$LLM_CHECK"
 fi
 echo "setup: ready (.venv/bin/assistant)"

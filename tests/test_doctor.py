@@ -10,7 +10,7 @@ from assistant.config import Config, LlmConfig
 
 
 def test_the_embedded_llm_loads_and_prefills():
-    detail = doctor._llm(Config())
+    detail = doctor.check_llm(Config())
     assert detail.startswith(f"{LlmConfig().model_path.name} loads and prefills (")
     assert int(detail.split("(")[1].split()[0]) > 10  # the system prompt's tokens, counted by the child
 
@@ -19,7 +19,7 @@ def test_a_truncated_model_is_one_line_naming_the_file(tmp_path):
     path = tmp_path / "truncated.gguf"
     path.write_bytes(LlmConfig().model_path.read_bytes()[:2_000_000])
     with pytest.raises(RuntimeError) as err:
-        doctor._llm(Config(llm=LlmConfig(model=str(path))))
+        doctor.check_llm(Config(llm=LlmConfig(model=str(path))))
     message = str(err.value)
     assert message.startswith(f"cannot load LLM model {path}") and "\n" not in message
 
@@ -27,7 +27,7 @@ def test_a_truncated_model_is_one_line_naming_the_file(tmp_path):
 def test_a_crash_in_the_child_is_reported_with_the_fix(monkeypatch):
     # What a llama.cpp built with AMX kernels does on the first prefill (scripts/setup.sh): SIGSEGV.
     monkeypatch.setattr(doctor, "LLM_CHECK", "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)")
-    ok, what, detail = doctor._guarded("LLM model", lambda: doctor._llm(Config()))
+    ok, what, detail = doctor._guarded("LLM model", lambda: doctor.check_llm(Config()))
     assert not ok and what == "LLM model"
     assert detail == (
         "llama.cpp crashed (signal 11) on its first prefill; "
