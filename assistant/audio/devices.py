@@ -440,9 +440,10 @@ class Resampler16k:
 
     def __init__(self, rate_in: int, frame: int):
         import soxr
-        from scipy.signal import ellip
+        from scipy.signal import ellip, sosfilt  # here, not at import: scipy.signal is slow to load
 
         self.rate_in, self.frame = rate_in, frame
+        self._sosfilt = sosfilt
         quality = "QQ" if rate_in > CAPTURE_RATE else "LQ"
         self._soxr = None  # a 16 kHz device needs nothing
         if rate_in != CAPTURE_RATE:
@@ -457,11 +458,9 @@ class Resampler16k:
 
     def push(self, block: np.ndarray, t_first_ns: int) -> list[tuple[np.ndarray, int]]:
         """One captured block (float32 (n,), its first sample's time) → complete 16 kHz frames."""
-        from scipy.signal import sosfilt
-
         filtered = block
         if self._sos is not None:
-            filtered, self._zi = sosfilt(self._sos, block, zi=self._zi)
+            filtered, self._zi = self._sosfilt(self._sos, block, zi=self._zi)
         filtered = np.asarray(filtered, np.float32)
         resampled = filtered if self._soxr is None else self._soxr.resample_chunk(filtered)
         self._pending = np.concatenate([self._pending, resampled])
