@@ -46,7 +46,9 @@ if [ $DEV = 1 ]; then .venv/bin/pip install -q -e ".[dev]"; else .venv/bin/pip i
 # doctor`): a llama.cpp wheel pip built earlier (its cache ignores CMAKE_ARGS) is rebuilt once,
 # from source, with the flags above.
 LLM_CHECK="from assistant.config import Config; from assistant.doctor import check_llm; check_llm(Config())"
-if ! .venv/bin/python -c "$LLM_CHECK" >/dev/null 2>&1; then
+if ! llm_check=$(.venv/bin/python -c "$LLM_CHECK" 2>&1); then
+  # Only a crash is the build's fault; any other failure (a missing model package) says so and stops.
+  grep -q "llama.cpp crashed" <<<"$llm_check" || { echo "setup: LLM check: ${llm_check##*$'\n'}" >&2; exit 1; }
   echo "setup: llama.cpp crashed on this CPU; rebuilding it (about 6 minutes)" >&2
   .venv/bin/pip install -q --force-reinstall --no-deps --no-cache-dir "$(.venv/bin/pip freeze | grep -i '^llama[-_]cpp[-_]python==')"
   .venv/bin/python -c "$LLM_CHECK"
