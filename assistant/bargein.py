@@ -9,8 +9,8 @@ While a turn is being answered (thinking or speaking), per 20 ms block after the
                                                      → interrupt the turn: LLM, TTS and playback are
    cancelled, memory keeps the reply clipped to the clauses played (marked interrupted), and the
    recognizer, which has had the utterance since its pre-roll, goes on with it as the next question;
-3. the voice stops sooner (a cough, "mm-hm", an echo burst: RELEASE_MS without a voiced frame), and
-   what played before the hold can no longer be heard (`_echo_gone`)
+3. the voice stops sooner (a cough, "mm-hm", an echo burst): RELEASE_MS without a voiced frame
+   after what played before the hold can no longer be heard (`_echo_gone`), so with the gate off
                                                      → release the hold: playback goes on from the
    last pause before the cut (`pipeline.resume_point`), so nothing of the answer is lost;
 4. barge-in fired but nothing was recognized         → a false interruption: the rest of the answer,
@@ -52,17 +52,20 @@ consulted:
   to be louder (at the echo's played level) to hold at once.
 - The hold is its own check: it stops playback, so the echo dies out within the echo tail. Voice that
   goes on AFTER_HOLD_MS after the hold cannot be the assistant's; residual echo that slipped through
-  the gate ends as a blip, and the hold is released, but only once RELEASE_MS passed without voice
-  and the echo tail of what played before the hold is over (`_echo_gone`). Until then the gate
-  still stands at the echo's level and AEC3's suppressor still holds the user's voice down as double
-  talk, so frames under the gate say nothing about whether the user stopped; and a question such
-  as "Wait, tell me ..." pauses after its first word. Releasing on either resumed playback under a
-  user still talking, the echo held their voice down again, and each new hold pushed the
-  interruption AFTER_HOLD_MS further: in the barge-in bench (40 barge-ins, `--details`), 7 of the 9
-  not stopped within 300 ms had such a release first. So a false hold (a cough, an echo burst) is
-  a pause of about 0.4 s. ECHO_TAIL_MS and AFTER_HOLD_MS leave room for echo that is still on its
-  way when playback stops (the tests' module-loopback lets its latency grow past 150 ms under load,
-  and an echo arriving that late once interrupted an answer with AEC off).
+  the gate ends as a blip, and the hold is released, but only once the echo tail of what played
+  before the hold is over (`_echo_gone`) and RELEASE_MS passed after that without voice. Until the
+  echo is over the gate still stands at the echo's level and AEC3's suppressor still holds the
+  user's voice down as double talk, so frames under the gate say nothing about whether the user
+  stopped; and a question such as "Wait, tell me ..." pauses after its first word. Releasing on
+  either resumed playback under a user still talking, the echo held their voice down again, and
+  each new hold pushed the interruption AFTER_HOLD_MS further: in the barge-in bench (40 barge-ins,
+  `--details`), 7 of the 9 not stopped within 300 ms had such a release first. Counting RELEASE_MS
+  from the last voiced frame instead (until 2026-11-25) released in the ~0.4 s pause after "Wait,"
+  or "Stop." in 4 of the 11 barge-ins slower than 150 ms in two bench runs of 30 (README). So a
+  false hold (a cough, an echo burst) is a pause of about 0.57 s (the bench's median). ECHO_TAIL_MS
+  and AFTER_HOLD_MS leave room for echo that is still on its way when playback stops (the tests'
+  module-loopback lets its latency grow past 150 ms under load, and an echo arriving that late once
+  interrupted an answer with AEC off).
 
 Timing (scripts/bench_bargein.py, onset in the mic → speaker silent): the first voiced frames come
 through AEC3 40-150 ms after the onset of speech over the echo (its suppressor holds a double-talk
@@ -213,6 +216,7 @@ class BargeIn:
         self.restarted_ns: int | None = None  # mic time of the last hold: the player's stream restarted
         self.learn_after_ns = 0  # mic time from which the echo estimate may learn again after a hold
         self.voiced_ns = 0  # mic time of the last frame the endpointer took as voiced
+        self.echo_gone_ns: int | None = None  # mic time from which nothing played can be heard
 
     def reference(self, samples: np.ndarray, t_ns: int) -> None:
         """The player's far end (playback thread): to the echo canceller and to the echo estimate."""
@@ -254,13 +258,17 @@ class BargeIn:
         hold = self.pipe.hold
         if self.endpointer.recent_voicing[-1:] == (True,):
             self.voiced_ns = t_ns
+        if not self._echo_gone(t_ns):
+            self.echo_gone_ns = None
+        elif self.echo_gone_ns is None:
+            self.echo_gone_ns = t_ns
         voice = self._voice(t_ns, hold.is_set())
         if voice and self.pipe.busy and not hold.is_set():
             hold.set()
             self.hold_ns = self.restarted_ns = t_ns
             self.estimate.discard()
             self.learn_after_ns = t_ns + LEARN_PAUSE_MS * MS
-        elif not voice and hold.is_set() and self._echo_gone(t_ns):
+        elif not voice and hold.is_set() and self._quiet_ungated(t_ns):
             hold.clear()  # a blip: playback goes on
             self.resumed_until_ns = t_ns + RESUME_MS * MS
             self.learn_after_ns = t_ns + LEARN_PAUSE_MS * MS
@@ -270,6 +278,13 @@ class BargeIn:
     def _echo_gone(self, t_ns: int) -> bool:
         """Whether nothing played before the hold can still be heard at mic time t_ns (the gate is off)."""
         return self.estimate.played_db(t_ns) is None
+
+    def _quiet_ungated(self, t_ns: int) -> bool:
+        """Whether the last RELEASE_MS had no voiced frame while the gate was off: only there would
+        the user's voice have counted had it gone on."""
+        if self.echo_gone_ns is None:
+            return False
+        return t_ns - max(self.echo_gone_ns, self.voiced_ns) >= RELEASE_MS * MS
 
     def _voice(self, t_ns: int, held: bool) -> bool:
         """Voice may be starting (HOLD_FRAMES voiced in the smoothing window, the newest among them;

@@ -31,7 +31,8 @@ Columns, per `[bargein] echo_cancel` mode:
     self-int.        answers interrupted, or turns started, with nobody talking / M long answers
     answer min       minutes of those answers
     holds/min        playback holds per minute of those answers (false holds on the assistant's own
-                     echo: each is a pause of about 0.4 s)
+                     echo)
+    hold p50 ms      how long such a false hold paused the answer (hold → release), median
 """
 
 from __future__ import annotations
@@ -175,11 +176,12 @@ class CountingHold(threading.Event):
 
 class GateTrace:
     """Per mic block while the echo gate is on: (t_ns, heard dBFS, the gate's level, whether a
-    floor raised it, whether a clause's START_MS phase was on). Installed around `BargeIn.before`,
-    for --details."""
+    floor raised it, whether a clause's START_MS phase was on, the loudest audible played dBFS, ms
+    since sound last began after a pause, whether playback was held). Installed around
+    `BargeIn.before`, for --details."""
 
     def __init__(self, bargein) -> None:
-        self.rows: list[tuple[int, float, float, bool, bool]] = []
+        self.rows: list[tuple[int, float, float, bool, bool, float, float | None, bool]] = []
         self.bargein, before = bargein, bargein.before
         endpointer = bargein.endpointer
 
@@ -191,9 +193,44 @@ class GateTrace:
             expected = played + bargein.estimate.coupling(t_ns) + bargein.cfg.speaking_threshold_db
             floor = gate > expected + 0.01
             starting = bargein.estimate.starting(t_ns)
-            self.rows.append((t_ns, vad.level_db(samples), gate, floor, starting))
+            start = max((s for s in bargein.estimate._starts if s <= t_ns), default=None)
+            since = (t_ns - start) / 1e6 if start is not None else None
+            held = bargein.pipe.hold.is_set()
+            self.rows.append((t_ns, vad.level_db(samples), gate, floor, starting, played, since, held))
 
         bargein.before = traced
+        self.steps: list[tuple[int, str, bool, bool, bool]] = []  # (t_ns, state, voiced, busy, held)
+        after = bargein.after
+
+        async def traced_after(t_ns: int) -> None:
+            await after(t_ns)
+            voicing = endpointer.recent_voicing
+            held = bargein.pipe.hold.is_set()
+            self.steps.append(
+                (t_ns, endpointer.state.name, bool(voicing and voicing[-1]), bargein.pipe.busy, held)
+            )
+
+        bargein.after = traced_after
+
+    def echo_profile(self, since_ns: int, bin_ms: int = 50, upto_ms: int = 1000) -> list[dict]:
+        """With nobody talking (blocks from `since_ns` on, no hold): heard minus played, by time since
+        sound began after a pause, p50 / p99 per `bin_ms` bin. How long a clause start leaks."""
+        bins: dict[int | str, list[float]] = {}
+        for t, heard, _gate, _floor, starting, played, since, held in self.rows:
+            if t >= since_ns and not held:
+                # the two phases the echo estimate learns apart, then the bins
+                bins.setdefault("start phase" if starting else "rest", []).append(heard - played)
+                if since is not None and since < upto_ms:
+                    bins.setdefault(int(since // bin_ms) * bin_ms, []).append(heard - played)
+        return [
+            {
+                "from_ms": b,
+                "n": len(v),
+                "p50": round(float(np.percentile(v, 50)), 1),
+                "p99": round(float(np.percentile(v, 99)), 1),
+            }
+            for b, v in bins.items()
+        ]
 
     def at_onset(self, onset_ns: int, window_ns: int = NS) -> dict:
         """Whether a floor, or a clause start's echo estimate, was on in the first 100 ms after the
@@ -202,10 +239,17 @@ class GateTrace:
         rows = [r for r in self.rows if onset_ns <= r[0] < onset_ns + window_ns]
         first = [r for r in rows if r[0] < onset_ns + NS // 10]
         above = next(((t - onset_ns) / 1e6 for t, heard, gate, *_ in rows if heard >= gate), None)
+        gate = {t: (heard, level) for t, heard, level, *_ in rows}
+        timeline = [  # per block: ms after the onset, heard - gate dB, endpointer state, voiced, busy, held
+            (round((t - onset_ns) / 1e6), round(gate[t][0] - gate[t][1], 1) if t in gate else None, *rest)
+            for t, *rest in self.steps
+            if onset_ns <= t < onset_ns + window_ns
+        ]
         return {
             "floor": any(r[3] for r in first),
             "clause_start": any(r[4] for r in first),
             "above_gate_ms": above,
+            "timeline": timeline,
         }
 
 
@@ -397,6 +441,7 @@ class AnswersResult:
     extra_turns: int = 0
     seconds: float = 0.0
     holds: int = 0
+    hold_ms: list[float] = field(default_factory=list)  # how long each of those holds paused the answer
     cases: list[dict] = field(default_factory=list)  # each self-interruption, for --details
 
 
@@ -417,6 +462,10 @@ async def long_answers(live: Live, pulse, question: Speech, m: int, timeout: flo
         result.interrupted += turn.interrupted
         result.seconds += time.monotonic() - start
         result.holds += live.pipe.hold.count - holds
+        for t in live.pipe.hold.sets[holds:]:
+            ends = [c for c in live.pipe.hold.clears if c >= t]
+            if ends:
+                result.hold_ms.append((ends[0] - t) / 1e6)
         await asyncio.sleep(1.5)  # an echo mistaken for a question would start a turn by now
         extra = live.pipe.current if live.pipe.current is not turn else None
         result.extra_turns += extra is not None
@@ -458,6 +507,7 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
         results = await barge_ins(live, pulse, questions, args.n)
         await wait_for(lambda: not live.pipe.busy, 180.0)
         pulse.loopback(True, args.echo_volume, args.loopback_adjust_s)
+        alone_ns = time.perf_counter_ns()
         answers = await long_answers(live, pulse, make_speech(LONG_REQUEST, folder), args.m)
     finally:
         pulse.loopback(False)
@@ -474,6 +524,7 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
         "answers": answers,
         "details": {
             "self_interruptions": answers.cases,
+            "echo_profile": live.trace.echo_profile(alone_ns) if live.trace is not None else [],
             "barge_ins": [
                 {
                     "stop_ms": r.latency_ms,
@@ -496,8 +547,8 @@ def table(rows: list[dict], args) -> str:
         f"Barge-in (loopback volume {args.volume} talked over, {args.echo_volume} answering alone; {delay})",
         "",
         "| echo_cancel | stop p50 ms | stop p95 ms | within 150 ms | stopped | interrupted | self-int. "
-        "| answer min | holds/min |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| answer min | holds/min | hold p50 ms |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         a: AnswersResult = r["answers"]
@@ -505,10 +556,11 @@ def table(rows: list[dict], args) -> str:
         p50 = f"{r['p50']:.0f}" if r["p50"] is not None else "-"
         p95 = f"{r['p95']:.0f}" if r["p95"] is not None else "-"
         holds = f"{a.holds / minutes:.1f}" if minutes else "-"
+        hold_p50 = f"{np.percentile(a.hold_ms, 50):.0f}" if a.hold_ms else "-"
         lines.append(
             f"| {r['mode']} | {p50} | {p95} | {r['within_150']}/{r['n']} | {r['stopped']}/{r['n']} "
             f"| {r['interrupted']}/{r['stopped']} "
-            f"| {a.interrupted + a.extra_turns}/{a.answers} | {minutes:.1f} | {holds} |"
+            f"| {a.interrupted + a.extra_turns}/{a.answers} | {minutes:.1f} | {holds} | {hold_p50} |"
         )
     return "\n".join(lines)
 

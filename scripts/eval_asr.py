@@ -12,6 +12,9 @@ Sets:
   asterisk     real speech: Asterisk's English telephone prompts (one female voice actor, 8 kHz), with
                the transcript the package ships (Debian asterisk-core-sounds-en-wav and
                asterisk-core-sounds-en: /usr/share/asterisk/sounds/en_US_f_Allison)
+  train, dev   the first 200 (--limit) utterances of the training set and of dev (training voices,
+               held-out sentences): a fit check, `--sets train,dev --quick`; the LM was built from
+               the training sentences, so for train read the greedy rows
 Every set goes through the real streaming recognizer (chunk_ms, left_chunks as shipped) and through
 the masked full-context forward, each with greedy CTC and with the word language model's beam
 search (`--lm`, as `assistant run` decodes finals); the real-speech sets also through pocketsphinx's
@@ -41,6 +44,7 @@ from assistant.asr.recognizer import StreamingRecognizer, greedy_text, log_probs
 from assistant.asr.text import normalize  # noqa: E402
 
 SAMPLE_RATE = 16000
+FIT_CHECK_UTTS = 200  # utterances of the train and dev sets read by default
 ALSA_DIR = Path("/usr/share/sounds/alsa")
 WZ_BASE = Path("/usr/share/games/warzone2100/base.wz")
 # Tutorial lines whose recording says something other than their on-screen text (found by their
@@ -192,7 +196,7 @@ def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) 
             )
             if not args.quick:
                 systems["ours, full context + LM"] = lambda u: ours_full(model, u, decoder)
-        if (not name.startswith("test_") or args.peer_synth) and not args.quick:
+        if (name in REAL_SETS or args.peer_synth) and not args.quick:
             systems["pocketsphinx en-us (peer)"] = pocketsphinx_hyps
         for system, run in systems.items():
             t0 = time.perf_counter()
@@ -264,7 +268,7 @@ def main() -> None:
         "--data", type=Path, default=Path("/work/data/asr"), help="make_dataset.py output (test_synth)"
     )
     p.add_argument("--sets", default="test_synth,alsa,wz2100,asterisk")
-    p.add_argument("--limit", type=int, default=None, help="at most this many test_* utterances per set")
+    p.add_argument("--limit", type=int, default=None, help="at most this many synthetic utterances per set")
     p.add_argument("--chunk-ms", type=int, default=320)
     p.add_argument("--left-chunks", type=int, default=4)
     p.add_argument("--threads", type=int, default=2)
@@ -291,6 +295,10 @@ def main() -> None:
     loaders = {
         "test_synth": lambda: synth_set(args.data, args.limit),
         "test_kokoro": lambda: synth_set(args.data, args.limit, "test_kokoro"),
+        # How well the model fits what it trains on (training voices and sentences; the LM has seen
+        # these sentences, so read the greedy rows): against dev, underfitting or overfitting.
+        "train": lambda: synth_set(args.data, args.limit or FIT_CHECK_UTTS, "train"),
+        "dev": lambda: synth_set(args.data, args.limit or FIT_CHECK_UTTS, "dev"),
         "alsa": alsa_set,
         "wz2100": wz2100_set,
         "asterisk": asterisk_set,

@@ -388,7 +388,7 @@ def test_after_a_hold_the_first_sound_of_the_restarted_stream_gets_the_floor():
 def test_a_hold_outlasts_the_echo_of_what_played_before_it():
     """Just after a hold, the gate still stands at the echo's level and AEC3 still holds the user's
     voice down as double talk: frames under the gate then say nothing. The hold stays until what
-    played before it can no longer be heard, and only then does a silent microphone release it."""
+    played before it can no longer be heard, and then for RELEASE_MS of silence with the gate off."""
     from assistant.vad import State
 
     barge, _ = _converged_barge_in()
@@ -405,8 +405,13 @@ def test_a_hold_outlasts_the_echo_of_what_played_before_it():
     ep.recent_voicing = (False,) * 5  # nothing over the gate any more
     asyncio.run(barge.after(t + (RELEASE_MS + 20) * MS))
     assert barge.pipe.hold.is_set()  # the block written for t + 100 ms can still be heard
-    asyncio.run(barge.after(t + (100 + ECHO_TAIL_MS + 20) * MS))
-    assert not barge.pipe.hold.is_set()  # its echo is over and the mic is quiet: a blip
+    gone = t + (100 + ECHO_TAIL_MS + 20) * MS
+    asyncio.run(barge.after(gone))
+    assert barge.pipe.hold.is_set()  # its echo is over: from here a voice would get through
+    asyncio.run(barge.after(gone + (RELEASE_MS - 20) * MS))
+    assert barge.pipe.hold.is_set()  # "Wait, ..." pauses about this long after its first word
+    asyncio.run(barge.after(gone + RELEASE_MS * MS))
+    assert not barge.pipe.hold.is_set()  # the mic was quiet with the gate off: a blip
 
 
 def test_a_pause_between_words_does_not_release_a_hold():
