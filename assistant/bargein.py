@@ -9,8 +9,12 @@ While a turn is being answered (thinking or speaking), per 20 ms block after the
                                                      → interrupt the turn: LLM, TTS and playback are
    cancelled, memory keeps the reply clipped to the clauses played (marked interrupted), and the
    recognizer, which has had the utterance since its pre-roll, goes on with it as the next question;
+   or the utterance ends sooner ("Stop."), lasted min_speech_ms and was recognized as words
+                                                     → the same, when it ends (`utterance_ended`);
+                                                       a stop phrase alone asks nothing;
 3. the voice stops sooner (a cough, "mm-hm", an echo burst): RELEASE_MS without a voiced frame
-   after what played before the hold can no longer be heard (`_echo_gone`), so with the gate off
+   after what played before the hold can no longer be heard (`_echo_gone`), so with the gate off,
+   and no utterance in progress
                                                      → release the hold: playback goes on from the
    last pause before the cut (`pipeline.resume_point`), so nothing of the answer is lost;
 4. barge-in fired but nothing was recognized         → a false interruption: the rest of the answer,
@@ -85,6 +89,7 @@ from collections import deque
 
 import numpy as np
 
+from assistant.asr.text import normalize
 from assistant.audio.echo import EchoCanceller
 from assistant.config import BargeinConfig
 from assistant.vad import Endpointer, State, level_db
@@ -217,6 +222,7 @@ class BargeIn:
         self.learn_after_ns = 0  # mic time from which the echo estimate may learn again after a hold
         self.voiced_ns = 0  # mic time of the last frame the endpointer took as voiced
         self.echo_gone_ns: int | None = None  # mic time from which nothing played can be heard
+        self._stop_phrases = {tuple(normalize(p).split()) for p in cfg.stop_phrases} - {()}
 
     def reference(self, samples: np.ndarray, t_ns: int) -> None:
         """The player's far end (playback thread): to the echo canceller and to the echo estimate."""
@@ -268,8 +274,13 @@ class BargeIn:
             self.hold_ns = self.restarted_ns = t_ns
             self.estimate.discard()
             self.learn_after_ns = t_ns + LEARN_PAUSE_MS * MS
-        elif not voice and hold.is_set() and self._quiet_ungated(t_ns):
-            hold.clear()  # a blip: playback goes on
+        elif (
+            not voice
+            and hold.is_set()
+            and self._quiet_ungated(t_ns)
+            and self.endpointer.state is not State.SPEECH
+        ):
+            hold.clear()  # a blip: playback goes on (an utterance is judged when it ends)
             self.resumed_until_ns = t_ns + RESUME_MS * MS
             self.learn_after_ns = t_ns + LEARN_PAUSE_MS * MS
         if self._confirmed():
@@ -312,15 +323,36 @@ class BargeIn:
             and voiced_until - held >= AFTER_HOLD_MS * MS
         )
 
-    async def utterance_ended(self, recognized: bool) -> bool:
-        """Whether the utterance that just ended is a turn of its own."""
+    async def utterance_ended(self, text: str, speech_end_ns: int) -> bool:
+        """Whether the utterance that just ended (`text` as recognized) is a turn to answer.
+
+        Over an answer, an utterance too short for `_confirmed` ("Stop.", "Wait.": the word is over
+        before AFTER_HOLD_MS can pass) still interrupts at its end if it lasted min_speech_ms and the
+        recognizer heard words in it: the hold kept playback stopped meanwhile (`after` does not
+        release it while the endpointer is in SPEECH). A stop phrase (`[bargein] stop_phrases`)
+        ends the answer and is not a question."""
         onset, interrupted = self.onset_ns, self.interrupted
         self.onset_ns = self.interrupted = self.hold_ns = None
         if onset is None:
             return True  # ordinary speech, the assistant was not answering
         if interrupted is None:
-            self.pipe.hold.clear()  # shorter than the barge-in threshold: the answer goes on
-            return False
-        if not recognized and interrupted:
+            if not text or speech_end_ns - onset < self.cfg.min_speech_ms * MS:
+                self.pipe.hold.clear()  # a cough, "mm-hm", an echo burst: the answer goes on
+                return False
+            interrupted = await self.pipe.interrupt() or False
+        if not text and interrupted:
             await self.pipe.respeak(interrupted)
-        return True
+        return not self.is_stop_phrase(text)
+
+    def is_stop_phrase(self, text: str) -> bool:
+        """`text` (a normalized transcript) is only a stop phrase, once or repeated: "stop stop"."""
+        words = text.split()
+        for phrase in sorted(self._stop_phrases, key=len, reverse=True):
+            n = len(phrase)
+            if (
+                words
+                and len(words) % n == 0
+                and all(words[i : i + n] == list(phrase) for i in range(0, len(words), n))
+            ):
+                return True
+        return False

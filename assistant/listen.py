@@ -151,12 +151,12 @@ class Listener:
             self._marks["asr_final"] = now_ns()
             await self._drop_ahead()  # started on a text that is not the final
         text = text.strip()  # a lone space is nothing heard
-        # False: talk over the answer too short to count, and the answer went on
-        a_turn = await self.bargein.utterance_ended(bool(text))
+        # False: talk over the answer too short to count (the answer went on), or a stop phrase
+        a_turn = await self.bargein.utterance_ended(text, event.t_ns_speech_end)
         if not a_turn or not text:
             await self._drop_ahead()
-            if a_turn:
-                self.console.state("listening")  # nothing recognized: not a turn
+            if a_turn or not self.pipe.busy:
+                self.console.state("listening")  # nothing recognized, or the answer was stopped
             return
         self.console.final(text)
         ahead, self._ahead = self._ahead, None

@@ -37,7 +37,7 @@ from assistant.bargein import (
     START_MS,
     EchoEstimate,
 )
-from assistant.config import DEFAULT_ASR_CHECKPOINT
+from assistant.config import DEFAULT_ASR_CHECKPOINT, BargeinConfig
 from assistant.memory import Memory
 from assistant.pipeline import resume_point
 
@@ -213,6 +213,42 @@ def test_a_cough_during_the_answer_does_not_cut_it(bench, looped, asr_checkpoint
     turns = stored(cfg)
     assert [(t.role, t.interrupted) for t in turns] == [("user", False), ("assistant", False)]
     assert turns[1].text == turn.answer_text.strip()  # the whole reply, as generated
+
+
+def _utterance_end(text: str, ms: int, interrupted=None):
+    """`utterance_ended` after an utterance of `ms` over an answer (not confirmed while it lasted):
+    (its result, whether the answer was interrupted, whether playback was still held)."""
+    barge, _ = _converged_barge_in()
+    calls = []
+
+    async def interrupt():
+        calls.append(True)
+        return SimpleNamespace()  # the turn
+
+    barge.pipe.interrupt = interrupt
+    barge.pipe.hold.set()
+    barge.onset_ns, barge.interrupted = T, interrupted
+    result = asyncio.run(barge.utterance_ended(text, T + ms * MS))
+    return result, bool(calls), barge.pipe.hold.is_set()
+
+
+def test_a_short_word_over_the_answer_interrupts_when_recognized():
+    ms = BargeinConfig().min_speech_ms
+    assert _utterance_end("what time is it", ms) == (True, True, True)  # a question: answered
+    assert _utterance_end("stop", ms) == (False, True, True)  # ends the answer, asks nothing
+    assert _utterance_end("hold on hold on", ms) == (False, True, True)
+    assert _utterance_end("", ms) == (False, False, False)  # nothing heard: the answer goes on
+    assert _utterance_end("stop", ms - 20) == (False, False, False)  # too short: a cough, a click
+    assert _utterance_end("stop it now", ms) == (True, True, True)  # more than a stop phrase
+
+
+def test_stop_phrases_match_whole_utterances_only():
+    from assistant.bargein import BargeIn
+
+    barge = BargeIn(BargeinConfig(stop_phrases=["Stop!", "hold on"]), None, None, echo=None)
+    assert barge.is_stop_phrase("stop") and barge.is_stop_phrase("stop stop")
+    assert barge.is_stop_phrase("hold on") and not barge.is_stop_phrase("hold")
+    assert not barge.is_stop_phrase("stop the music") and not barge.is_stop_phrase("")
 
 
 # --- (d) many rapid barge-ins --------------------------------------------------------------------------
