@@ -184,6 +184,11 @@ class EchoEstimate:
         with self._lock:
             return min((start for start in self._starts if start >= t_ns), default=None)
 
+    def last_start_at(self, t_ns: int) -> int | None:
+        """The stamp where sound last began after a pause at or before t_ns, if it has."""
+        with self._lock:
+            return max((start for start in self._starts if start <= t_ns), default=None)
+
     def coupling(self, t_ns: int) -> float:
         """dB from the loudest audible reference to the loudest echo expected at mic time t_ns."""
         return self._coupling[self.starting(t_ns)]
@@ -346,13 +351,8 @@ class BargeIn:
 
     def is_stop_phrase(self, text: str) -> bool:
         """`text` (a normalized transcript) is only a stop phrase, once or repeated: "stop stop"."""
-        words = text.split()
-        for phrase in sorted(self._stop_phrases, key=len, reverse=True):
-            n = len(phrase)
-            if (
-                words
-                and len(words) % n == 0
-                and all(words[i : i + n] == list(phrase) for i in range(0, len(words), n))
-            ):
-                return True
-        return False
+        words = tuple(text.split())
+        return bool(words) and any(
+            len(words) % len(phrase) == 0 and words == phrase * (len(words) // len(phrase))
+            for phrase in self._stop_phrases
+        )

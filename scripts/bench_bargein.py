@@ -193,7 +193,7 @@ class GateTrace:
             expected = played + bargein.estimate.coupling(t_ns) + bargein.cfg.speaking_threshold_db
             floor = gate > expected + 0.01
             starting = bargein.estimate.starting(t_ns)
-            start = max((s for s in bargein.estimate._starts if s <= t_ns), default=None)
+            start = bargein.estimate.last_start_at(t_ns)
             since = (t_ns - start) / 1e6 if start is not None else None
             held = bargein.pipe.hold.is_set()
             self.rows.append((t_ns, vad.level_db(samples), gate, floor, starting, played, since, held))
