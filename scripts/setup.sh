@@ -44,13 +44,15 @@ fi
 if [ $DEV = 1 ]; then .venv/bin/pip install -q -e ".[dev]"; else .venv/bin/pip install -q -e .; fi
 # The LLM must prefill here, not segfault at the first question (the same check as `assistant
 # doctor`): a llama.cpp wheel pip built earlier (its cache ignores CMAKE_ARGS) is rebuilt once,
-# from source, with the flags above.
+# from source, with the flags above, and replaces the crashing wheel in pip's cache, so the next
+# setup on this machine takes the good one instead of rebuilding again.
 LLM_CHECK="from assistant.config import Config; from assistant.doctor import check_llm; check_llm(Config())"
 if ! llm_check=$(.venv/bin/python -c "$LLM_CHECK" 2>&1); then
   # Only a crash is the build's fault; any other failure (a missing model package) says so and stops.
   grep -q "llama.cpp crashed" <<<"$llm_check" || { echo "setup: LLM check: ${llm_check##*$'\n'}" >&2; exit 1; }
   echo "setup: llama.cpp crashed on this CPU; rebuilding it (about 6 minutes)" >&2
-  .venv/bin/pip install -q --force-reinstall --no-deps --no-cache-dir "$(.venv/bin/pip freeze | grep -i '^llama[-_]cpp[-_]python==')"
+  .venv/bin/pip cache remove "llama_cpp_python" >/dev/null 2>&1 || true
+  .venv/bin/pip install -q --force-reinstall --no-deps "$(.venv/bin/pip freeze | grep -i '^llama[-_]cpp[-_]python==')"
   .venv/bin/python -c "$LLM_CHECK"
 fi
 echo "setup: ready (.venv/bin/assistant)"
