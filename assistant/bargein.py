@@ -176,8 +176,8 @@ class EchoEstimate:
 
     def starting(self, t_ns: int) -> bool:
         """Whether a mic block at t_ns lies in the first START_MS of sound after a pause."""
-        with self._lock:
-            return any(0 <= t_ns - start < START_MS * MS for start in self._starts)
+        start = self.last_start_at(t_ns)
+        return start is not None and t_ns - start < START_MS * MS
 
     def first_start_after(self, t_ns: int) -> int | None:
         """The stamp where sound first began after a pause at or after t_ns, if it has yet."""
@@ -352,7 +352,7 @@ class BargeIn:
     def is_stop_phrase(self, text: str) -> bool:
         """`text` (a normalized transcript) is only a stop phrase, once or repeated: "stop stop"."""
         words = tuple(text.split())
+        # phrase * k has the length of `words` only when it divides it; k = 0 never equals `words`
         return bool(words) and any(
-            len(words) % len(phrase) == 0 and words == phrase * (len(words) // len(phrase))
-            for phrase in self._stop_phrases
+            words == phrase * (len(words) // len(phrase)) for phrase in self._stop_phrases
         )
