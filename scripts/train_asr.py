@@ -58,6 +58,8 @@ def read_manifest(split_dir: Path, max_seconds: float = 20.0) -> list[dict]:
     """Rows of every finished shard of a split (or its manifest.jsonl), skipping over-long ones."""
     paths = sorted(split_dir.glob("shard_*.jsonl")) or [split_dir / "manifest.jsonl"]
     rows = [json.loads(line) for p in paths if p.exists() for line in p.open()]
+    for r in rows:  # relative audio paths (scripts/pack_dataset.py) lie under the split directory
+        r["audio"] = str(split_dir / r["audio"])
     return [r for r in rows if r["duration"] <= max_seconds and r["text"]]
 
 
@@ -214,12 +216,16 @@ def random_chunking(rng: random.Random, p_full: float = 0.5) -> tuple[int | None
     return rng.randint(1, 25), rng.choice(LEFT_CHUNK_CHOICES)
 
 
-def learning_rate(step: int, peak: float, warmup: int, schedule: str, max_steps: int) -> float:
-    """Linear warmup, then Noam (inverse square root) or cosine decay to 5% of the peak."""
+def learning_rate(
+    step: int, peak: float, warmup: int, schedule: str, max_steps: int, time_progress: float = 0.0
+) -> float:
+    """Linear warmup, then Noam (inverse square root) or cosine decay to 5% of the peak. The cosine
+    runs to ``max_steps`` or to the end of a time budget (``time_progress`` 0 → 1), whichever comes
+    first: on a machine lent for a fixed time the step rate is unknown until the run starts."""
     if step < warmup:
         return peak * (step + 1) / warmup
     if schedule == "cosine":
-        progress = min(1.0, (step - warmup) / max(1, max_steps - warmup))
+        progress = min(1.0, max((step - warmup) / max(1, max_steps - warmup), time_progress))
         return peak * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * progress)))
     return peak * math.sqrt(warmup / (step + 1))
 
@@ -430,6 +436,7 @@ class Trainer:
             batch_sampler=batches,
             collate_fn=collate,
             num_workers=self.args.workers,
+            pin_memory=self.device.type == "cuda",
             prefetch_factor=4 if self.args.workers else None,
             persistent_workers=False,
         )
@@ -438,7 +445,7 @@ class Trainer:
         from tqdm import tqdm  # noqa: PLC0415
 
         args, s = self.args, self.state
-        last_save = time.monotonic()
+        last_save = self.started = time.monotonic()
         chunk_rng = random.Random(args.seed + s["step"])
         gen = torch.Generator().manual_seed(args.seed + s["step"])
         while s["epoch"] < args.epochs:
@@ -455,7 +462,13 @@ class Trainer:
             s["epoch_rows"] = len(rows)
             s["train_hours"] = sum(r["duration"] for r in rows) / 3600
             s["train_utterances"] = len(rows)
-            batches = duration_batches(rows, args.batch_seconds, args.seed + s["epoch"])
+            # --passes K: an epoch is K shuffled passes, so that on a fast machine and a small set the
+            # per-epoch costs (new loader processes, evaluation, last.pt) stay a small share.
+            batches = [
+                b
+                for k in range(args.passes)
+                for b in duration_batches(rows, args.batch_seconds, args.seed + s["epoch"] * args.passes + k)
+            ]
             self.log(
                 "epoch",
                 epoch=s["epoch"],
@@ -506,6 +519,11 @@ class Trainer:
                     self.evaluate()
                 if args.snapshot_every and s["step"] % args.snapshot_every == 0:
                     self.snapshot()
+                if self.time_progress() >= 1.0 and not self.stop_requested:
+                    self.log("time budget reached", step=s["step"], minutes=args.max_minutes)
+                    self.stop_requested = True
+                    self.evaluate()
+                    self.snapshot()
                 if self.stop_requested or time.monotonic() - last_save > args.save_minutes * 60:
                     save_training_state(self.out / "last.pt", self.model, self.opt, s)
                     last_save = time.monotonic()
@@ -518,18 +536,27 @@ class Trainer:
             save_training_state(self.out / "last.pt", self.model, self.opt, s)
             last_save = time.monotonic()
 
+    def time_progress(self) -> float:
+        """Share of --max-minutes spent since this process started training (0 without a budget)."""
+        if not self.args.max_minutes:
+            return 0.0
+        return (time.monotonic() - self.started) / (60 * self.args.max_minutes)
+
     def step(self, batch: dict, chunk_rng: random.Random, gen: torch.Generator) -> float:
         args, s = self.args, self.state
         t0 = time.monotonic()
         self.model.train()
-        batch = {k: v.to(self.device) for k, v in batch.items()}
         # Curriculum: until --curriculum-steps, full context and no SpecAugment, so CTC leaves its
-        # all-blank plateau sooner; dynamic chunks and masking come after.
+        # all-blank plateau sooner; dynamic chunks and masking come after. Masking happens on the
+        # CPU before the copy: on a GPU its many small writes would each be a kernel launch.
         warm = s["step"] < args.curriculum_steps
         if not warm:
-            spec_augment(batch["feats"], batch["feat_lens"], self.model.cmvn_mean, gen)
+            spec_augment(batch["feats"], batch["feat_lens"], self.model.cmvn_mean.cpu(), gen)
+        batch = {k: v.to(self.device, non_blocking=True) for k, v in batch.items()}
         chunk, left = (None, -1) if warm else random_chunking(chunk_rng)
-        lr = learning_rate(s["step"], args.lr, args.warmup, args.schedule, args.max_steps)
+        lr = learning_rate(
+            s["step"], args.lr, args.warmup, args.schedule, args.max_steps, self.time_progress()
+        )
         for group in self.opt.param_groups:
             group["lr"] = lr
         loss = ctc_loss(self.model, batch, chunk, left, bf16=self.bf16)
@@ -608,11 +635,19 @@ def parse_args() -> argparse.Namespace:
     )
     p.add_argument("--snapshot-every", type=int, default=0, help="keep snapshots/step_N.pt every N steps")
     p.add_argument("--epochs", type=int, default=100)
+    p.add_argument("--passes", type=int, default=1, help="passes over the training rows per epoch")
     p.add_argument("--batch-seconds", type=float, default=120.0, help="padded audio seconds per batch")
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--warmup", type=int, default=300)
     p.add_argument("--schedule", choices=["noam", "cosine"], default="noam")
     p.add_argument("--max-steps", type=int, default=30000, help="cosine schedule length")
+    p.add_argument(
+        "--max-minutes",
+        type=float,
+        default=0.0,
+        help="time budget of this process: the cosine schedule ends and training stops (last.pt and a "
+        "snapshot saved) when it is spent; for machines lent for a fixed time",
+    )
     p.add_argument("--weight-decay", type=float, default=1e-3)
     p.add_argument("--clip", type=float, default=5.0)
     p.add_argument("--threads", type=int, default=2)

@@ -221,16 +221,18 @@ def log_probs_batch(
 ) -> list[np.ndarray]:
     """Many waveforms at once through the masked full forward → per wave (T', V) CTC log-probs
     (equal to streaming for the same chunk_ms/left_chunks; chunk_ms None = full context)."""
+    device = model.cmvn_mean.device  # a model being trained on a GPU is evaluated there
     feats = [torch.from_numpy(log_mel(w)) for w in waves]
-    lens = torch.tensor([len(f) for f in feats])
-    batch = torch.nn.utils.rnn.pad_sequence(feats, batch_first=True)  # (B, T, 80)
+    lens = torch.tensor([len(f) for f in feats], device=device)
+    batch = torch.nn.utils.rnn.pad_sequence(feats, batch_first=True).to(device)  # (B, T, 80)
     chunk = chunk_frames(chunk_ms) if chunk_ms else None
     was_training = model.training
     try:
-        log_probs, out_lens = model.eval()(batch, lens, chunk, left_chunks)  # (B, T', V), (B,)
+        with torch.inference_mode():
+            log_probs, out_lens = model.eval()(batch, lens, chunk, left_chunks)  # (B, T', V), (B,)
     finally:
         model.train(was_training)
-    return [log_probs[b, : out_lens[b]].float().numpy() for b in range(len(waves))]
+    return [log_probs[b, : out_lens[b]].float().cpu().numpy() for b in range(len(waves))]
 
 
 def greedy_text(log_probs: np.ndarray) -> str:
