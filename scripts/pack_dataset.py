@@ -1,17 +1,19 @@
-"""Re-encode a dataset split as Ogg Opus in size-capped parts, to carry it to a training machine.
+"""Re-encode a dataset split as Ogg Opus in size-capped zip parts, to carry it to a lent GPU machine.
 
-    python scripts/pack_dataset.py --split train --out .gpu/train --parts 3 --part-mb 38,44
+    python scripts/pack_dataset.py --split train --out .gpu --parts 3 --part-mb 38,44
+    python scripts/pack_dataset.py --split dev --out .gpu --parts 1 --part-mb 1.2
 
-The FLAC training set (34 h, 2.1 GB) is too large to copy to a lent GPU machine whose working tree
-may carry 64 MiB per command; Opus at ~11 kbit/s makes each hour about 5 MB. Below ~10 kbit/s
-libopus drops the band above 4 kHz (measured: -18.7 dB at 4-6 kHz, -46 dB at 6-8 kHz at 9.4
-kbit/s), which would teach the recognizer a narrowband world, so the default level keeps the full
-band (-0.2 dB at 4-6 kHz at 10.8 kbit/s). Utterances go in a seeded random order, so every part is
-a random sample of the split; a part ends when its audio reaches ``--part-mb``.
+The FLAC training set (34 h, 2.1 GB) is too large for a lent machine's working tree, which carries
+64 MiB per command with the repository (about 21 MB) inside; Opus at ~11 kbit/s makes an hour of
+speech about 5 MB. Below ~10 kbit/s libopus drops the band above 4 kHz (measured on 40 training
+utterances: -18.7 dB at 4-6 kHz and -46 dB at 6-8 kHz at 9.4 kbit/s), which would teach the
+recognizer a narrowband world, so the level used keeps the full band (-0.2 dB at 4-6 kHz at 10.8
+kbit/s). Utterances go in a seeded random order, so every part is a random sample of the split.
 
-Each part is a split directory of its own: ``part_1/shard_p1_00000/*.ogg`` and
-``part_1/shard_p1_00000.jsonl`` with audio paths relative to the split directory, so parts can be
-copied into one directory one after another (the trainer re-reads its manifest every epoch).
+Each part is one uncompressed zip (one file, so no per-file overhead in the transfer):
+``train_part_1.zip`` holds ``shard_p1_00000/*.ogg`` and ``shard_p1_00000.jsonl`` with audio paths
+relative to the split directory, so parts unpack into one directory one after another (the trainer
+re-reads its manifest every epoch). scripts/lent_gpu_train.sh unpacks and trains.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import io
 import json
 import random
 import sys
+import zipfile
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -31,6 +34,7 @@ from scripts.train_asr import read_manifest  # noqa: E402
 
 SHARD_SIZE = 200  # utterances per shard, as make_dataset
 OPUS_LEVEL = 0.985  # libsndfile's compression level → ~10.8 kbit/s with the 8 kHz band intact
+ZIP_ENTRY_BYTES = 200  # a stored entry's headers, about, for the size cap
 
 
 def encode(row: dict) -> tuple[dict, bytes]:
@@ -38,6 +42,41 @@ def encode(row: dict) -> tuple[dict, bytes]:
     buf = io.BytesIO()
     sf.write(buf, wave, sr, format="OGG", subtype="OPUS", compression_level=OPUS_LEVEL)
     return row, buf.getvalue()
+
+
+class Part:
+    """One zip being written: whole shards, each manifest after its audio."""
+
+    def __init__(self, path: Path, index: int) -> None:
+        self.path, self.index = path, index
+        self.zip = zipfile.ZipFile(path, "w", zipfile.ZIP_STORED)
+        self.size, self.count, self.hours = 0, 0, 0.0
+        self.lines: list[str] = []
+
+    def shard(self) -> str:
+        return f"shard_p{self.index}_{self.count // SHARD_SIZE:05d}"
+
+    def add(self, row: dict, blob: bytes) -> None:
+        name = f"{self.shard()}/{Path(row['audio']).stem}.ogg"
+        self.zip.writestr(name, blob)
+        self.lines.append(json.dumps({**row, "audio": name}))
+        self.size += len(blob) + ZIP_ENTRY_BYTES
+        self.count += 1
+        self.hours += row["duration"] / 3600
+        if self.count % SHARD_SIZE == 0:
+            self.finish_shard(self.count - 1)
+
+    def finish_shard(self, last: int) -> None:
+        if self.lines:
+            shard = f"shard_p{self.index}_{last // SHARD_SIZE:05d}"
+            self.zip.writestr(f"{shard}.jsonl", "\n".join(self.lines) + "\n")
+            self.lines = []
+
+    def close(self) -> None:
+        self.finish_shard(self.count - 1)
+        self.zip.close()
+        mb = self.path.stat().st_size / 1e6
+        print(f"{self.path}: {self.count} utterances, {self.hours:.2f} h, {mb:.1f} MB", flush=True)
 
 
 def main() -> None:
@@ -50,7 +89,7 @@ def main() -> None:
         "--part-mb",
         type=lambda v: [float(x) for x in v.split(",")],
         default=[40.0],
-        help="encoded audio per part in MB, one figure or one per part (the last repeats)",
+        help="size of each zip in MB, one figure or one per part (the last repeats)",
     )
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
@@ -58,36 +97,22 @@ def main() -> None:
 
     rows = read_manifest(args.data / args.split)
     random.Random(args.seed).shuffle(rows)
-    part, size, count, hours = 1, 0, 0, 0.0
-    manifest: Path | None = None  # the open shard's manifest, renamed to .jsonl once finished
+    args.out.mkdir(parents=True, exist_ok=True)
 
-    def finish_shard() -> None:
-        nonlocal manifest
-        if manifest:
-            manifest.rename(manifest.with_suffix(""))  # shard_….jsonl.tmp → shard_….jsonl
-            manifest = None
+    def new_part(index: int) -> Part:
+        return Part(args.out / f"{args.split}_part_{index}.zip", index)
 
+    part = new_part(1)
     with Pool(args.jobs) as pool:
         for row, blob in pool.imap(encode, rows, chunksize=8):
-            if size + len(blob) > args.part_mb[min(part, len(args.part_mb)) - 1] * 1e6:
-                finish_shard()
-                print(f"part {part}: {count} utterances, {hours:.2f} h, {size / 1e6:.1f} MB", flush=True)
-                if part == args.parts:
+            cap = args.part_mb[min(part.index, len(args.part_mb)) - 1] * 1e6
+            if part.size + len(blob) + ZIP_ENTRY_BYTES > cap:
+                part.close()
+                if part.index == args.parts:
                     return
-                part, size, count, hours = part + 1, 0, 0, 0.0
-            split_dir = args.out / f"part_{part}"
-            shard = f"shard_p{part}_{count // SHARD_SIZE:05d}"
-            if count % SHARD_SIZE == 0:
-                finish_shard()
-                (split_dir / shard).mkdir(parents=True, exist_ok=True)
-                manifest = split_dir / f"{shard}.jsonl.tmp"
-            name = f"{shard}/{Path(row['audio']).stem}.ogg"
-            (split_dir / name).write_bytes(blob)
-            with manifest.open("a") as f:
-                f.write(json.dumps({**row, "audio": name}) + "\n")
-            size, count, hours = size + len(blob), count + 1, hours + row["duration"] / 3600
-    finish_shard()
-    print(f"part {part}: {count} utterances, {hours:.2f} h, {size / 1e6:.1f} MB", flush=True)
+                part = new_part(part.index + 1)
+            part.add(row, blob)
+    part.close()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,81 @@
+#!/bin/bash
+# Fine-tune the recognizer on a lent GPU machine (an H100 with its own PyTorch, no network, a
+# 64 MiB working tree per command, each command at most 10 minutes, the machine kept only while
+# commands follow each other within seconds). Run from the repository root on that machine:
+#
+#   bash scripts/lent_gpu_train.sh start 1 470    # unpack part 1, start training, watch 470 s
+#   bash scripts/lent_gpu_train.sh add 2 450      # unpack part 2 (joins at the next epoch), watch
+#   bash scripts/lent_gpu_train.sh finish 3       # unpack part 3, wait for the time budget to end
+#
+# Prepared here, in ignored folders that each command carries:
+#   .gpu/train_part_N.zip, .gpu/dev_part_1.zip   scripts/pack_dataset.py (training audio as Opus)
+#   .whl/   cp312 manylinux wheels of what that machine lacks: kaldi-native-fbank, soundfile, cffi,
+#           pycparser, num2words, jiwer, rapidfuzz (pip download --no-deps --only-binary=:all:
+#           --python-version 3.12 ...), plus docopt.py copied from a virtual environment (sdist only)
+# The trainer runs in its own session (setsid), so it outlives each command; its cosine schedule
+# ends with --max-minutes. Files left in $OUT come back: logs, and snapshots for averaging.
+set -u
+export PYTHONUNBUFFERED=1 PYTHONPATH=/tmp/site
+DATA=/tmp/asr RUN=/tmp/run MODE=$1
+if [ -d .whl ]; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
+  cp .whl/docopt.py /tmp/site/
+fi
+
+report() {  # the log's last evaluations and steps, and the GPU's state
+  grep -E '"(dev|epoch|time budget reached|stopped|start)"' $RUN/train.log | cut -c1-260 | tail -12
+  grep '"train"' $RUN/train.log | tail -3 | cut -c1-260
+  nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader
+  cp $RUN/train.log $OUT/ 2>/dev/null
+  tail -c 3000 /tmp/train.out > $OUT/train.out.tail
+}
+
+PART=$2
+mkdir -p $DATA/train $DATA/dev
+[ -f .gpu/dev_part_1.zip ] && python3 -m zipfile -e .gpu/dev_part_1.zip $DATA/dev
+python3 -m zipfile -e .gpu/train_part_$PART.zip /tmp/stage_$PART || exit 1
+# audio before manifests: the trainer reads a shard as soon as its .jsonl appears
+mv /tmp/stage_$PART/shard_*/ $DATA/train/ && mv /tmp/stage_$PART/*.jsonl $DATA/train/
+echo "part $PART: $(cat $DATA/train/*.jsonl | wc -l) utterances in $DATA/train"
+
+if [ "$MODE" = start ]; then
+  nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
+  python3 -c "import torch, kaldi_native_fbank, soundfile, jiwer, num2words; print(torch.__version__)" || exit 1
+  # 14 loader processes decode and compute features (the GPU waits on them: ~600 utterances/s);
+  # --passes 4 keeps per-epoch costs small while the set is one part.
+  setsid nohup python3 scripts/train_asr.py --data $DATA --out $RUN --init models/asr/conformer_ctc.pt \
+    --lr 1.2e-3 --warmup 400 --schedule cosine --max-steps 1000000 --max-minutes "${MAX_MINUTES:-24}" \
+    --curriculum-steps 0 --narrowband 0.2 --batch-seconds 800 --passes 4 --workers 14 --threads 2 \
+    --snapshot-every 250 --eval-every 500 --log-every 50 --precision auto > /tmp/train.out 2>&1 < /dev/null &
+  echo $! > $RUN.pid
+fi
+running() { kill -0 "$(cat $RUN.pid)" 2> /dev/null; }
+
+if [ "$MODE" = start ] || [ "$MODE" = add ]; then
+  end=$((SECONDS + $3))
+  while [ $SECONDS -lt $end ]; do
+    sleep 20
+    if ! running; then
+      echo "the trainer is not running"; tail -30 /tmp/train.out; report; exit 3
+    fi
+  done
+  report
+  [ "$MODE" = add ] && cp "$(ls -d $RUN/snapshots/* | tail -1)" $OUT/  # in case the machine is lost
+  exit 0
+fi
+
+if [ "$MODE" = finish ]; then
+  while running; do  # the newest snapshot keeps coming back, in case time runs out
+    sleep 15
+    cp "$(ls -d $RUN/snapshots/* | tail -1)" $OUT/latest.pt
+  done
+  rm -f $OUT/latest.pt
+  report
+  # the final snapshot and those three and six snapshots before it, for averaging here; 3 × 16 MB
+  # stays inside what comes back (8 files, 16 MiB each)
+  S=$(ls -d $RUN/snapshots/*)
+  for f in $( (echo "$S" | tail -1; echo "$S" | tail -4 | head -1; echo "$S" | tail -7 | head -1) | sort -u); do
+    cp "$f" $OUT/
+  done
+  ls -la $OUT
+fi
