@@ -29,8 +29,8 @@ from pathlib import Path
 
 import soundfile as sf
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from scripts.train_asr import read_manifest  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from train_asr import read_manifest  # noqa: E402
 
 SHARD_SIZE = 200  # utterances per shard, as make_dataset
 OPUS_LEVEL = 0.985  # libsndfile's compression level → ~10.8 kbit/s with the 8 kHz band intact
