@@ -32,16 +32,16 @@ report() {  # the log's last evaluations and steps, and the GPU's state
 
 PART=$2
 mkdir -p $DATA/train $DATA/dev
-[ -f .gpu/dev_part_1.zip ] && python3 -m zipfile -e .gpu/dev_part_1.zip $DATA/dev
-python3 -m zipfile -e .gpu/train_part_$PART.zip /tmp/stage_$PART || exit 1
-# audio before manifests: the trainer reads a shard as soon as its .jsonl appears
-mv /tmp/stage_$PART/shard_*/ $DATA/train/ && mv /tmp/stage_$PART/*.jsonl $DATA/train/
+# decoded once to WAV here, so the loader processes only compute features
+[ -f .gpu/dev_part_1.zip ] && python3 scripts/pack_dataset.py --unpack .gpu/dev_part_1.zip --into $DATA/dev --jobs 16
+python3 scripts/pack_dataset.py --unpack .gpu/train_part_$PART.zip --into $DATA/train --jobs 16 || exit 1
 echo "part $PART: $(cat $DATA/train/*.jsonl | wc -l) utterances in $DATA/train"
 
 if [ "$MODE" = start ]; then
   nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
   python3 -c "import torch, kaldi_native_fbank, soundfile, jiwer, num2words; print(torch.__version__)" || exit 1
-  # 14 loader processes decode and compute features (the GPU waits on them: ~600 utterances/s);
+  # 14 loader processes compute features (the GPU waits on them: ~600 utterances/s while they also
+  # decoded Opus, on 2026-11-25);
   # --passes 4 keeps per-epoch costs small while the set is one part.
   setsid nohup python3 scripts/train_asr.py --data $DATA --out $RUN --init models/asr/conformer_ctc.pt \
     --lr 1.2e-3 --warmup 400 --schedule cosine --max-steps 1000000 --max-minutes "${MAX_MINUTES:-24}" \

@@ -13,7 +13,13 @@ kbit/s). Utterances go in a seeded random order, so every part is a random sampl
 Each part is one uncompressed zip (one file, so no per-file overhead in the transfer):
 ``train_part_1.zip`` holds ``shard_p1_00000/*.ogg`` and ``shard_p1_00000.jsonl`` with audio paths
 relative to the split directory, so parts unpack into one directory one after another (the trainer
-re-reads its manifest every epoch). scripts/lent_gpu_train.sh unpacks and trains.
+re-reads its manifest every epoch). On the training machine
+
+    python scripts/pack_dataset.py --unpack .gpu/train_part_1.zip --into /tmp/asr/train --jobs 16
+
+decodes a part once into 16-bit WAV (decoding Opus cost about as much as the features in every
+loader process: about 6 ms per 4-second utterance each, measured here) and moves its shards into
+the split, audio before manifests. scripts/lent_gpu_train.sh does both there and trains.
 """
 
 from __future__ import annotations
@@ -22,7 +28,9 @@ import argparse
 import io
 import json
 import random
+import shutil
 import sys
+import tempfile
 import zipfile
 from multiprocessing import Pool
 from pathlib import Path
@@ -79,11 +87,41 @@ class Part:
         print(f"{self.path}: {self.count} utterances, {self.hours:.2f} h, {mb:.1f} MB", flush=True)
 
 
+def decode_to_wav(path: Path) -> None:
+    wave, sr = sf.read(path, dtype="int16")
+    sf.write(path.with_suffix(".wav"), wave, sr, subtype="PCM_16")
+    path.unlink()
+
+
+def unpack(part: Path, into: Path, jobs: int) -> int:
+    """Extract a part, decode its audio to WAV, then move its shards into ``into``: each shard's
+    audio first, its manifest after, since a trainer may be reading the directory."""
+    into.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=into.parent) as tmp:
+        stage = Path(tmp)
+        zipfile.ZipFile(part).extractall(stage)
+        with Pool(jobs) as pool:
+            pool.map(decode_to_wav, sorted(stage.glob("shard_*/*.ogg")), chunksize=32)
+        count = 0
+        for manifest in sorted(stage.glob("shard_*.jsonl")):
+            rows = [json.loads(line) for line in manifest.open()]
+            for row in rows:
+                row["audio"] = str(Path(row["audio"]).with_suffix(".wav"))
+            manifest.write_text("".join(json.dumps(r) + "\n" for r in rows))
+            shutil.rmtree(into / manifest.stem, ignore_errors=True)  # unpacked before: replaced
+            shutil.move(stage / manifest.stem, into / manifest.stem)
+            manifest.replace(into / manifest.name)  # one rename: never a half-written manifest
+            count += len(rows)
+    return count
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", type=Path, default=Path("/work/data/asr"))
     p.add_argument("--split", default="train")
-    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--out", type=Path, help="folder for the zips")
+    p.add_argument("--unpack", type=Path, help="a part to unpack (with --into) instead of packing")
+    p.add_argument("--into", type=Path, help="the split directory --unpack adds the part to")
     p.add_argument("--parts", type=int, default=1)
     p.add_argument(
         "--part-mb",
@@ -94,6 +132,13 @@ def main() -> None:
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args()
+    if args.unpack:
+        if not args.into:
+            p.error("--unpack needs --into DIR")
+        print(f"{args.unpack} → {args.into}: {unpack(args.unpack, args.into, args.jobs)} utterances")
+        return
+    if not args.out:
+        p.error("give --out DIR to pack, or --unpack PART --into DIR")
 
     rows = read_manifest(args.data / args.split)
     random.Random(args.seed).shuffle(rows)

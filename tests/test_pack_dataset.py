@@ -43,12 +43,6 @@ def make_split(root: Path) -> Path:
     return split
 
 
-def unpack(zips: list[Path], into: Path) -> None:
-    into.mkdir(parents=True)
-    for z in zips:
-        zipfile.ZipFile(z).extractall(into)
-
-
 def test_parts_unpack_into_one_split_the_trainer_reads(tmp_path, monkeypatch):
     split = make_split(tmp_path / "data")
     out = tmp_path / "packed"
@@ -58,13 +52,18 @@ def test_parts_unpack_into_one_split_the_trainer_reads(tmp_path, monkeypatch):
     zips = sorted(out.glob("train_part_*.zip"))
     assert len(zips) >= 2  # the cap split the set
     assert all(z.stat().st_size <= 0.012e6 + 2000 for z in zips)  # a part ends before its cap (+ directory)
-    unpack(zips, tmp_path / "unpacked")
-    rows = train_asr.read_manifest(tmp_path / "unpacked")
+    assert all(n.endswith((".ogg", ".jsonl")) for z in zips for n in zipfile.ZipFile(z).namelist())
+    unpacked = tmp_path / "unpacked" / "train"
+    assert sum(pack_dataset.unpack(z, unpacked, jobs=1) for z in zips) >= 4
+    assert not list(unpacked.parent.glob("tmp*"))  # the staging folder is gone
+    pack_dataset.unpack(zips[0], unpacked, jobs=1)  # again: replaced, not nested
+    assert not list(unpacked.glob("shard_*/shard_*"))
+    rows = train_asr.read_manifest(unpacked)
     assert sorted(r["text"] for r in rows) == sorted(TEXTS)[: len(rows)]
     assert len(rows) >= 4  # at most the rows of the part that did not fit are missing
     originals = {r["text"]: r for r in train_asr.read_manifest(split)}
     for row in rows:
-        assert Path(row["audio"]).is_file() and row["audio"].endswith(".ogg")
+        assert Path(row["audio"]).is_file() and row["audio"].endswith(".wav")  # decoded once
         decoded = train_asr.load_wave(row["audio"])
         source = train_asr.load_wave(originals[row["text"]]["audio"])
         assert abs(len(decoded) - len(source)) < 160
