@@ -40,12 +40,13 @@ echo "part $PART: $(cat $DATA/train/*.jsonl | wc -l) utterances in $DATA/train"
 if [ "$MODE" = start ]; then
   nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
   python3 -c "import torch, kaldi_native_fbank, soundfile, jiwer, num2words; print(torch.__version__)" || exit 1
-  # 14 loader processes compute features (the GPU waits on them: ~600 utterances/s while they also
-  # decoded Opus, on 2026-11-25);
+  # The loader processes only read WAV and apply the 8 kHz channel; log-mel is computed on the GPU
+  # (--device-features). On 2026-11-25, with 14 loaders decoding Opus and computing features, the
+  # GPU waited on them at ~600 utterances/s.
   # --passes 4 keeps per-epoch costs small while the set is one part.
   setsid nohup python3 scripts/train_asr.py --data $DATA --out $RUN --init models/asr/conformer_ctc.pt \
     --lr 1.2e-3 --warmup 400 --schedule cosine --max-steps 1000000 --max-minutes "${MAX_MINUTES:-24}" \
-    --curriculum-steps 0 --narrowband 0.2 --batch-seconds 800 --passes 4 --workers 14 --threads 2 \
+    --curriculum-steps 0 --narrowband 0.2 --batch-seconds 800 --passes 4 --workers 14 --device-features --threads 2 \
     --snapshot-every 250 --eval-every 500 --log-every 50 --precision auto > /tmp/train.out 2>&1 < /dev/null &
   echo $! > $RUN.pid
 fi

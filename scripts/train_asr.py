@@ -37,7 +37,15 @@ from scipy.signal import resample_poly
 from torch.utils.data import DataLoader, Dataset
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from assistant.asr.features import N_MELS, SAMPLE_RATE, log_mel  # noqa: E402
+from assistant.asr.features import (  # noqa: E402
+    HOP,
+    INT16_SCALE,
+    LOG_MEL_FLOOR,
+    N_MELS,
+    SAMPLE_RATE,
+    WINDOW,
+    log_mel,
+)
 from assistant.asr.model import (  # noqa: E402
     ConformerConfig,
     ConformerCTC,
@@ -89,14 +97,20 @@ def narrowband(wave: np.ndarray, mu_law: bool) -> np.ndarray:
 class SpeechDataset(Dataset):
     """Row index → (log-mel (T, 80) float32 tensor, token ids tensor); with ``vtlp`` (p, max), a share
     p of the utterances gets a random warp factor in [1 - max, 1 + max] (`vtlp_warp`); a share
-    ``narrowband`` of them goes through an 8 kHz channel (`narrowband`, half of those mu-law)."""
+    ``narrowband`` of them goes through an 8 kHz channel (`narrowband`, half of those mu-law). With
+    ``raw`` the samples (N,) come instead of log-mel, for `log_mel_batch` on the training device."""
 
     def __init__(
-        self, rows: list[dict], vtlp: tuple[float, float] = (0.0, 0.0), narrowband: float = 0.0
+        self,
+        rows: list[dict],
+        vtlp: tuple[float, float] = (0.0, 0.0),
+        narrowband: float = 0.0,
+        raw: bool = False,
     ) -> None:
         self.rows = rows
         self.vtlp = vtlp
         self.narrowband = narrowband
+        self.raw = raw
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -106,6 +120,8 @@ class SpeechDataset(Dataset):
         wave = load_wave(row["audio"])
         if self.narrowband and random.random() < self.narrowband:  # DataLoader seeds `random` per worker
             wave = narrowband(wave, mu_law=random.random() < 0.5)
+        if self.raw:
+            return torch.from_numpy(wave), torch.tensor(encode(row["text"]), dtype=torch.long)
         feats = log_mel(wave)
         p, most = self.vtlp
         if p and random.random() < p:  # DataLoader seeds `random` in each worker
@@ -145,13 +161,55 @@ def vtlp_warp(feats: np.ndarray, alpha: float) -> np.ndarray:
 
 
 def collate(items: list[tuple[torch.Tensor, torch.Tensor]]) -> dict[str, torch.Tensor]:
-    feats, labels = zip(*items, strict=True)
+    """Padded log-mel (B, T, 80) as "feats", or padded samples (B, N) as "waves" (raw datasets)."""
+    inputs, labels = zip(*items, strict=True)
+    key = "waves" if inputs[0].ndim == 1 else "feats"
     return {
-        "feats": torch.nn.utils.rnn.pad_sequence(feats, batch_first=True),  # (B, T, 80)
-        "feat_lens": torch.tensor([len(f) for f in feats]),
+        key: torch.nn.utils.rnn.pad_sequence(inputs, batch_first=True),
+        f"{key[:-1]}_lens": torch.tensor([len(x) for x in inputs]),
         "labels": torch.cat(labels),
         "label_lens": torch.tensor([len(t) for t in labels]),
     }
+
+
+# assistant.asr.features.log_mel (kaldi-native-fbank, one utterance on the CPU) done for a padded
+# batch with torch, so a GPU can compute the features its loader processes otherwise would: Kaldi's
+# steps, snip_edges framing, DC removal, pre-emphasis 0.97, Povey window, 512-point power
+# spectrum, 80 mel triangles from 20 Hz to Nyquist, log floored at float epsilon, then the
+# recognizer's LOG_MEL_FLOOR. tests/test_train_asr.py holds it to kaldi-native-fbank's values.
+PREEMPHASIS, POVEY_POWER, FFT_SIZE = 0.97, 0.85, 512
+
+
+def kaldi_mel_banks() -> torch.Tensor:
+    """(80, 257) triangle weights over the FFT bins, as Kaldi's MelBanks (the Nyquist bin unused)."""
+    lo, hi = _mel(np.array(20.0)), _mel(np.array(SAMPLE_RATE / 2))
+    delta = (hi - lo) / (N_MELS + 1)
+    bin_mel = _mel(SAMPLE_RATE / FFT_SIZE * np.arange(FFT_SIZE // 2))  # (256,)
+    banks = np.zeros((N_MELS, FFT_SIZE // 2 + 1), np.float32)
+    for k in range(N_MELS):
+        left, centre, right = lo + k * delta, lo + (k + 1) * delta, lo + (k + 2) * delta
+        rising, falling = (bin_mel - left) / (centre - left), (right - bin_mel) / (right - centre)
+        inside = (bin_mel > left) & (bin_mel < right)
+        banks[k, : FFT_SIZE // 2] = np.where(inside, np.where(bin_mel <= centre, rising, falling), 0.0)
+    return torch.from_numpy(banks)
+
+
+def log_mel_batch(waves: torch.Tensor, lens: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Padded samples (B, N) in [-1, 1] and their lengths (B,) → log-mel (B, T, 80) with zeros past
+    each utterance's frames, and frame counts (B,), on the samples' device."""
+    frames = (waves * INT16_SCALE).unfold(1, WINDOW, HOP)  # (B, T, 400)
+    frames = frames - frames.mean(-1, keepdim=True)
+    frames = torch.cat(
+        (frames[..., :1] * (1 - PREEMPHASIS), frames[..., 1:] - PREEMPHASIS * frames[..., :-1]), dim=-1
+    )
+    n = torch.arange(WINDOW, device=waves.device, dtype=torch.float64)
+    window = ((0.5 - 0.5 * torch.cos(2 * math.pi * n / (WINDOW - 1))) ** POVEY_POWER).float()  # (400,)
+    power = torch.fft.rfft(frames * window, n=FFT_SIZE).abs().square()  # (B, T, 257)
+    energies = power @ kaldi_mel_banks().to(waves.device).T  # (B, T, 80)
+    feats = energies.clamp(min=torch.finfo(torch.float32).eps).log().clamp(min=LOG_MEL_FLOOR)
+    feat_lens = torch.where(lens < WINDOW, 0, 1 + (lens - WINDOW) // HOP)
+    valid = torch.arange(feats.shape[1], device=waves.device)[None, :] < feat_lens[:, None]  # (B, T)
+    return feats * valid[..., None], feat_lens
 
 
 def duration_batches(rows: list[dict], max_seconds: float, seed: int) -> list[list[int]]:
@@ -194,19 +252,27 @@ def spec_augment(
     time_every: int = 150,
     max_time: int = 30,
 ) -> torch.Tensor:
-    """Mask random frequency bands and time spans in place with the CMVN mean (→ 0 after CMVN)."""
+    """Random frequency bands (``n_freq`` per utterance, ≤ ``max_freq`` bins) and time spans (one
+    per ``time_every`` frames, ≤ ``max_time`` and ≤ a tenth of the utterance) replaced by the CMVN
+    mean (→ 0 after CMVN). Drawn on the CPU from ``gen`` for the whole batch at once and applied
+    on the features' device: a loop over utterances would be a kernel launch per mask on a GPU."""
     B, T, D = feats.shape  # (B, T, 80)
-    for b in range(B):
-        for _ in range(n_freq):
-            w = int(torch.randint(0, max_freq + 1, (1,), generator=gen))
-            f0 = int(torch.randint(0, D - w + 1, (1,), generator=gen))
-            feats[b, :, f0 : f0 + w] = fill[f0 : f0 + w]
-        n = int(lens[b])
-        for _ in range(max(1, n // time_every)):
-            w = int(torch.randint(0, min(max_time, max(1, n // 10)) + 1, (1,), generator=gen))
-            t0 = int(torch.randint(0, max(1, n - w), (1,), generator=gen))
-            feats[b, t0 : t0 + w] = fill
-    return feats
+    lens = lens.cpu()
+    u = torch.rand((B, n_freq, 2), generator=gen)
+    width = (u[..., 0] * (max_freq + 1)).floor()  # (B, n_freq) in [0, max_freq]
+    start = (u[..., 1] * (D - width + 1)).floor()  # in [0, D - width]
+    bins = torch.arange(D)
+    freq_mask = ((bins >= start[..., None]) & (bins < (start + width)[..., None])).any(1)  # (B, D)
+    count = (lens // time_every).clamp(min=1)  # (B,) time masks per utterance
+    v = torch.rand((B, int(count.max()), 2), generator=gen)
+    longest = (lens // 10).clamp(min=1).clamp(max=max_time)  # (B,)
+    span = (v[..., 0] * (longest[:, None] + 1)).floor()  # (B, K) in [0, longest]
+    t0 = (v[..., 1] * (lens[:, None] - span).clamp(min=1)).floor()  # in [0, n - span)
+    used = torch.arange(v.shape[1])[None, :] < count[:, None]  # (B, K)
+    t = torch.arange(T)
+    time_mask = ((t >= t0[..., None]) & (t < (t0 + span)[..., None]) & used[..., None]).any(1)  # (B, T)
+    mask = freq_mask.to(feats.device)[:, None, :] | time_mask.to(feats.device)[:, :, None]  # (B, T, D)
+    return torch.where(mask, fill.to(feats.device, feats.dtype), feats)
 
 
 def random_chunking(rng: random.Random, p_full: float = 0.5) -> tuple[int | None, int]:
@@ -432,7 +498,9 @@ class Trainer:
 
     def loader(self, rows: list[dict], batches: list[list[int]]) -> DataLoader:
         return DataLoader(
-            SpeechDataset(rows, (self.args.vtlp, self.args.vtlp_max), self.args.narrowband),
+            SpeechDataset(
+                rows, (self.args.vtlp, self.args.vtlp_max), self.args.narrowband, self.args.device_features
+            ),
             batch_sampler=batches,
             collate_fn=collate,
             num_workers=self.args.workers,
@@ -491,9 +559,9 @@ class Trainer:
             for batch in bar:
                 loss = self.step(batch, chunk_rng, gen)
                 loss_window.append(loss)
-                utts_window += len(batch["feat_lens"])
+                utts_window += len(batch["label_lens"])
                 chars_window += int(batch["label_lens"].sum())
-                nats_window += loss * len(batch["feat_lens"])
+                nats_window += loss * len(batch["label_lens"])
                 s["batch_in_epoch"] += 1
                 if s["step"] % args.log_every == 0:
                     dt = time.monotonic() - t_window
@@ -546,13 +614,14 @@ class Trainer:
         args, s = self.args, self.state
         t0 = time.monotonic()
         self.model.train()
+        batch = {k: v.to(self.device, non_blocking=True) for k, v in batch.items()}
+        if "waves" in batch:  # --device-features
+            batch["feats"], batch["feat_lens"] = log_mel_batch(batch.pop("waves"), batch.pop("wave_lens"))
         # Curriculum: until --curriculum-steps, full context and no SpecAugment, so CTC leaves its
-        # all-blank plateau sooner; dynamic chunks and masking come after. Masking happens on the
-        # CPU before the copy: on a GPU its many small writes would each be a kernel launch.
+        # all-blank plateau sooner; dynamic chunks and masking come after.
         warm = s["step"] < args.curriculum_steps
         if not warm:
-            spec_augment(batch["feats"], batch["feat_lens"], self.model.cmvn_mean.cpu(), gen)
-        batch = {k: v.to(self.device, non_blocking=True) for k, v in batch.items()}
+            batch["feats"] = spec_augment(batch["feats"], batch["feat_lens"], self.model.cmvn_mean, gen)
         chunk, left = (None, -1) if warm else random_chunking(chunk_rng)
         lr = learning_rate(
             s["step"], args.lr, args.warmup, args.schedule, args.max_steps, self.time_progress()
@@ -659,6 +728,12 @@ def parse_args() -> argparse.Namespace:
         "hardware has it (bf16_native)",
     )
     p.add_argument("--workers", type=int, default=1, help="DataLoader processes computing features")
+    p.add_argument(
+        "--device-features",
+        action="store_true",
+        help="loader processes only read audio; log-mel is computed on the training device "
+        "(log_mel_batch), for a GPU that would otherwise wait on them",
+    )
     p.add_argument("--cmvn-utts", type=int, default=400)
     p.add_argument("--dev-utts", type=int, default=200)
     p.add_argument("--log-every", type=int, default=25)
@@ -684,6 +759,8 @@ def parse_args() -> argparse.Namespace:
         if f.type in ("int", "float", int, float):
             p.add_argument(f"--{f.name}", type=int if f.type in ("int", int) else float, default=None)
     args = p.parse_args()
+    if args.device_features and args.vtlp:
+        p.error("--vtlp warps CPU features; it cannot be combined with --device-features")
     if args.average and not args.export:
         p.error("--average writes a checkpoint: give it --export OUT")  # rather than start training
     return args

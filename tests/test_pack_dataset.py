@@ -89,13 +89,16 @@ def test_time_budget_ends_the_cosine_whatever_the_step():
     )
 
 
-def test_a_time_budget_stops_training_with_a_snapshot_and_passes_repeat_the_rows(tmp_path, monkeypatch):
+@pytest.mark.parametrize("features", [[], ["--device-features"]], ids=["loader-features", "device-features"])
+def test_a_time_budget_stops_training_with_a_snapshot_and_passes_repeat_the_rows(
+    tmp_path, monkeypatch, features
+):
     if not CHECKPOINT.is_file():
         pytest.skip(f"no recognizer checkpoint at {CHECKPOINT}")
     make_split(tmp_path / "data")
     run = tmp_path / "run"
     args = ["--data", str(tmp_path / "data"), "--out", str(run), "--init", str(CHECKPOINT)]
-    args += ["--max-minutes", "0.001", "--passes", "3", "--batch-seconds", "4", "--workers", "0"]
+    args += ["--max-minutes", "0.001", "--passes", "3", "--batch-seconds", "4", "--workers", "0", *features]
     monkeypatch.setattr(sys, "argv", ["train_asr.py", *args, "--curriculum-steps", "0", "--threads", "1"])
     trainer = train_asr.Trainer(train_asr.parse_args())
     trainer.build()

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import soundfile as sf
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
@@ -142,3 +143,57 @@ def test_average_without_export_is_refused_rather_than_training(monkeypatch, cap
         train_asr.parse_args()
     assert exit_info.value.code == 2
     assert "--average writes a checkpoint: give it --export OUT" in capsys.readouterr().err
+
+
+def speechlike(seconds: float, seed: int) -> np.ndarray:
+    """Noise bursts, a tone and digital silence: the feature extractor's ordinary and edge cases."""
+    rng = np.random.default_rng(seed)
+    n = int(SAMPLE_RATE * seconds)
+    wave = rng.normal(0, 0.05, n).astype(np.float32) * (np.sin(np.arange(n) / 900.0) > 0)
+    wave[: n // 4] += tone(440.0 + 100 * seed, seconds / 4)[: n // 4]
+    wave[-n // 5 :] = 0.0
+    return wave
+
+
+def test_batch_log_mel_matches_kaldi_native_fbank():
+    waves = [speechlike(s, i) for i, s in enumerate((1.3, 0.7, 2.05, 0.026))]
+    padded = torch.nn.utils.rnn.pad_sequence([torch.from_numpy(w) for w in waves], batch_first=True)
+    feats, feat_lens = train_asr.log_mel_batch(padded, torch.tensor([len(w) for w in waves]))
+    for b, wave in enumerate(waves):
+        expected = log_mel(wave)
+        assert int(feat_lens[b]) == len(expected)
+        diff = np.abs(feats[b, : len(expected)].numpy() - expected)
+        # float32 rounding in the few near-silent bins (log energies of 0-2) gives up to ~0.01
+        assert diff.max() < 0.03 and diff.mean() < 1e-3, (diff.max(), diff.mean())
+        assert not feats[b, len(expected) :].any()  # padding stays zero, as pad_sequence leaves it
+
+
+def test_device_features_give_the_batches_the_cpu_path_gives(tmp_path):
+    rows = []
+    for i, seconds in enumerate((1.0, 1.6, 0.8)):
+        path = tmp_path / f"u{i}.wav"
+        sf.write(path, speechlike(seconds, i), SAMPLE_RATE)
+        rows.append({"audio": str(path), "text": "hello there", "duration": seconds})
+    cpu = train_asr.collate([train_asr.SpeechDataset(rows)[i] for i in range(3)])
+    raw = train_asr.collate([train_asr.SpeechDataset(rows, raw=True)[i] for i in range(3)])
+    feats, feat_lens = train_asr.log_mel_batch(raw["waves"], raw["wave_lens"])
+    assert torch.equal(feat_lens, cpu["feat_lens"]) and torch.equal(raw["labels"], cpu["labels"])
+    diff = np.abs(feats.numpy() - cpu["feats"].numpy())
+    assert diff.max() < 0.03 and diff.mean() < 1e-3, (diff.max(), diff.mean())
+
+
+def test_spec_augment_masks_bands_and_spans_within_their_limits():
+    feats = torch.randn(16, 400, 80) + 10.0
+    lens = torch.tensor([400] * 8 + [120] * 8)
+    fill = torch.zeros(80)
+    out = train_asr.spec_augment(feats.clone(), lens, fill, torch.Generator().manual_seed(0))
+    again = train_asr.spec_augment(feats.clone(), lens, fill, torch.Generator().manual_seed(0))
+    assert torch.equal(out, again)  # the generator decides
+    masked = out == 0  # (B, T, D)
+    bands = masked.all(dim=1)  # (B, D) bins masked over every frame
+    spans = masked.all(dim=2)  # (B, T) frames masked in every bin
+    assert bands.any() and spans.any()
+    assert (bands.sum(1) <= 2 * 15).all()
+    assert (spans[:8].sum(1) <= 2 * 30).all()  # 400 frames: 2 spans of ≤ 30
+    assert (spans[8:].sum(1) <= 12).all()  # 120 frames: 1 span of ≤ a tenth
+    assert torch.equal(out[~masked], feats[~masked])  # nothing else changes
