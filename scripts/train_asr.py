@@ -4,6 +4,10 @@
     python scripts/train_asr.py --out /work/runs/asr --export models/asr/conformer_ctc.pt
     python scripts/train_asr.py --export avg.pt --average models/asr/conformer_ctc.pt RUN/snapshots/*.pt
 
+On a lent GPU (scripts/lent_gpu_train.sh): ``--max-minutes`` ends the cosine schedule and the run
+with the machine's time, ``--device-features`` computes log-mel there (`log_mel_batch`), and
+``--passes`` makes an epoch several passes over a set that is small next to the GPU's speed.
+
 Dynamic chunk training: each batch is full context with probability 0.5, otherwise a random chunk
 of 1-25 output frames (40 ms each) with 1, 2, 4, 8 or all left chunks, so one model serves every
 chunk size; dev WER is measured at the shipped streaming setting (320 ms chunks, 4 left chunks).
