@@ -32,7 +32,7 @@ report() {  # the log's last evaluations and steps, and the GPU's state
 
 PART=$2
 mkdir -p $DATA/train $DATA/dev
-# decoded once to WAV here, so the loader processes only compute features
+# decoded once to WAV here, so the loader processes need not decode Opus for every utterance
 [ -f .gpu/dev_part_1.zip ] && python3 scripts/pack_dataset.py --unpack .gpu/dev_part_1.zip --into $DATA/dev --jobs 16
 python3 scripts/pack_dataset.py --unpack .gpu/train_part_$PART.zip --into $DATA/train --jobs 16 || exit 1
 echo "part $PART: $(cat $DATA/train/*.jsonl | wc -l) utterances in $DATA/train"
