@@ -5,7 +5,8 @@ its own voice, heard back through the microphone, ever stops it.
     python scripts/bench_bargein.py --n 3 --m 3              # a quick look (about 10 minutes)
     python scripts/bench_bargein.py --modes webrtc --n 20 --m 0
     python scripts/bench_bargein.py --config my.toml         # e.g. other [audio] block_ms or [vad] keys
-    python scripts/bench_bargein.py --details bi.json        # each barge-in and self-interruption
+    python scripts/bench_bargein.py --details bi.json        # each barge-in and self-interruption,
+                                                             # the echo profile, mic re-anchors, underflows
     python scripts/bench_bargein.py --loopback-adjust-s 10   # an echo path whose delay moves
 
 The scene: a private PulseAudio server (`Pulse` from tests/conftest.py). The assistant plays to a null
@@ -513,6 +514,8 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
         pulse.loopback(False)
         await live.stop()
     latencies = [r.latency_ms for r in results if r.latency_ms is not None]
+    anchor = getattr(live.listener.bargein.echo, "mic_anchor", None)  # None: no canceller
+    mic_reanchors = anchor.reanchors if anchor is not None else None
     return {
         "mode": mode,
         "n": len(results),
@@ -525,6 +528,8 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
         "details": {
             "self_interruptions": answers.cases,
             "echo_profile": live.trace.echo_profile(alone_ns) if live.trace is not None else [],
+            "mic_reanchors": mic_reanchors,  # how often the canceller moved the mic against its count
+            "output_underflows": getattr(live.pipe.sink, "underflows", None),  # each re-stamps the reference
             "barge_ins": [
                 {
                     "stop_ms": r.latency_ms,

@@ -125,6 +125,7 @@ class Pulse:
         self.speaker: Recording | None = None  # always recording spk.monitor
         self._mic_keepalive: Recording | None = None
         self._loopback_module: int | None = None
+        self._loopback_adjust_s = 0  # the loaded loopback's adjust_time
 
     @property
     def mic(self) -> Recording | None:
@@ -225,14 +226,20 @@ class Pulse:
         seconds (PulseAudio's default is 10), moving the echo's delay each time; WebRTC AEC3 then
         lets the echo through at up to its full level for ~100 ms while it re-converges (measured
         with barge-in logging instead of holding: 15 echo bursts the gate would have held on in
-        140 s of answer, against 2 with a fixed delay)."""
-        if self._loopback_module is not None:
+        140 s of answer, against 2 with a fixed delay).
+
+        A loopback already on only changes its volume: loading it again would move the echo's delay
+        (a new module settles at another latency), which no laptop does when its volume changes, and
+        AEC3 would let the echo through for seconds while it re-learnt it."""
+        if self._loopback_module is not None and not (on and adjust_s == self._loopback_adjust_s):
             self.pactl("unload-module", str(self._loopback_module))
             self._loopback_module = None
         if not on:
             return
-        args = ["source=spk.monitor", "sink=micsink", "latency_msec=20", f"adjust_time={adjust_s}"]
-        self._loopback_module = int(self.pactl("load-module", "module-loopback", *args))
+        if self._loopback_module is None:
+            args = ["source=spk.monitor", "sink=micsink", "latency_msec=20", f"adjust_time={adjust_s}"]
+            self._loopback_module = int(self.pactl("load-module", "module-loopback", *args))
+            self._loopback_adjust_s = adjust_s
         for stream in json.loads(self.pactl("--format=json", "list", "sink-inputs")):
             if str(stream.get("owner_module")) == str(self._loopback_module):
                 # PulseAudio volumes are cubic: raw 65536 * g^(1/3) is a linear gain of g

@@ -488,5 +488,6 @@ def test_player_stamps_the_reference_by_sample_count_and_slips_with_an_underrun(
     for underflow in (False, False, False, True):
         player._callback(out, 320, None, SimpleNamespace(output_underflow=underflow))
     assert [t for _, t in got] == [0, 20 * MS, 40 * MS, 500 * MS]  # by count; the underflow slipped
+    assert player.underflows == 1
     assert [float(x.sum()) for x, _ in got] == [160.0, 90.0, 0.0, 0.0]  # the piece, then silence
     assert np.all(out == 0) and piece.pos == 500 and piece.end_ns == T + 1_000_000

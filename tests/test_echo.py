@@ -143,6 +143,43 @@ def test_jittery_stamps_are_taken_as_contiguous():
     np.testing.assert_array_equal(got, echo.to_pcm16(ref))
 
 
+def test_mic_anchor_docstring_example():
+    anchor = echo.MicAnchor(resync=320, max_drift=800)
+    assert [anchor.place(at, 160) for at in (0, 160, 800, 480)] == [0, 160, 320, 480]
+    assert anchor.reanchors == 0
+
+
+def test_mic_anchor_follows_a_jump_that_lasts():
+    anchor = echo.MicAnchor(resync=320, max_drift=800)
+    placed = [anchor.place(at, 160) for at in (0, 160, 3520, 3680, 3840, 4000)]  # a 200 ms dropout
+    assert placed == [0, 160, 320, 480, 3840, 4000] and anchor.reanchors == 1
+
+
+def test_mic_anchor_keeps_the_count_through_jitter_and_slow_drift():
+    """Stamps 300 ppm slow with ±12 ms of jitter (what the tests' PulseAudio gives, and more): the
+    blocks stay contiguous until the averaged drift passes max_drift, then move once by about that."""
+    anchor, rng = echo.MicAnchor(resync=320, max_drift=800), np.random.default_rng(0)
+    placed = []
+    for k in range(20_000):  # 200 s of 10 ms blocks
+        drift = -3e-4 * k * 160
+        placed.append(anchor.place(k * 160 + round(drift + rng.uniform(-192, 192)), 160))
+    steps = np.diff(placed)
+    jumps = np.flatnonzero(steps != 160)
+    assert anchor.reanchors == len(jumps) == 1  # 50 ms of drift after ~170 s
+    assert -900 < steps[jumps[0]] - 160 < -700 and jumps[0] > 15_000
+
+
+def test_the_canceller_pairs_by_mic_count_despite_a_late_stamp():
+    canceller, recorder = recording_canceller()
+    ref = ramp(3200)
+    canceller.reference(ref, stamp(0))
+    for start in range(0, len(ref), 320):
+        late = 30_000_000 if start == 1600 else 0  # one callback 30 ms late (it used to re-anchor)
+        canceller.process(np.zeros(320, np.float32), stamp(start) + late)
+    got = np.concatenate([r for _, r in recorder.pairs])
+    np.testing.assert_array_equal(got, echo.to_pcm16(ref))
+
+
 def test_converged_after_warmup_of_audible_reference():
     canceller, _ = recording_canceller()
     n = int(echo.WARMUP_S * SAMPLE_RATE)

@@ -215,6 +215,7 @@ class Player:
         self._failure: str | None = None  # what went wrong in the callback
         self._callback_ns = 0  # perf_counter_ns() of the last callback since the stream (re)started
         self._started_ns = 0  # ... and of that (re)start
+        self.underflows = 0  # callbacks that found the device had run dry (the stamps re-anchored)
 
     def start(self, rate: int | None = None) -> Player:
         """Resolve the device (DeviceNotFoundError for a bad name) and, given the rate of the audio to
@@ -315,6 +316,7 @@ class Player:
             now = self._callback_ns = time.perf_counter_ns()
             with self._lock:
                 if self._base_ns is None or status.output_underflow:
+                    self.underflows += self._base_ns is not None
                     self._base_ns = now - self._clock * NS_PER_S // self._stream_rate
                 stamp = self._base_ns + self._clock * NS_PER_S // self._stream_rate
                 ref_len = ((self._clock + frames) * REFERENCE_RATE // self._stream_rate) - (

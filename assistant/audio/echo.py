@@ -20,9 +20,11 @@ Timing contract (both in the `time.perf_counter_ns()` domain):
     delay_ms        a lower bound of how much later than its t_ns a played sample shows up in the
                     mic's timeline: the acoustic path plus whatever device latency the two stamps
                     leave out. With true device times (PortAudio's DAC/ADC times) 0 is right.
-Both streams are laid on one sample timeline (index = t_ns at 16 kHz). Consecutive blocks whose
-stamps disagree with their sample counts by less than RESYNC_MS are taken as contiguous (callback
-jitter); a larger jump re-anchors the stream. Each mic frame is paired with the reference from
+Both streams are laid on one sample timeline (index = t_ns at 16 kHz). Consecutive reference
+blocks whose stamps disagree with their sample counts by less than RESYNC_MS are taken as contiguous
+(callback jitter); a larger jump re-anchors the stream. The mic stream is placed by its sample count
+too, and re-anchored only on a jump that lasts (`MicAnchor`): its stamps jitter and drift against
+its count while the echo does not move in samples. Each mic frame is paired with the reference from
 max(0, delay_ms - LEAD_MS) earlier and the library models the rest of the delay itself (WebRTC AEC3
 estimates it: measured fine from 0 to 500 ms more; Speex's filter spans SPEEX_TAIL_MS). An echo can
 never be cancelled before its reference, so the error is one-sided: a delay_ms more than LEAD_MS
@@ -60,6 +62,9 @@ NS_PER_S = 1_000_000_000  # ns per second
 INT16_MAX = 32767  # float [-1, 1] ↔ 16-bit PCM, the libraries' sample format
 RING_S = 2  # s of reference history kept; must exceed delay_ms + the blocks handed over ahead
 RESYNC_MS = 20  # ms of timestamp disagreement taken as jitter; beyond it a stream re-anchors
+JUMP_BLOCKS = 3  # mic blocks in a row off their stamps' trend by more than RESYNC_MS: a real jump
+TREND_BLOCKS = 100  # mic blocks (~1 s) over which the stamps' drift against the count is averaged
+MAX_DRIFT_MS = 50  # ms of averaged drift re-anchored: well within AEC3's delay range and the output latency
 LEAD_MS = 20  # ms by which delay_ms may overestimate the true delay (the pairing stays this early)
 DEFAULT_DELAY_MS = 0  # ms, a lower bound: too low costs WebRTC nothing, LEAD_MS too high cancels nothing
 SPEEX_TAIL_MS = 200  # ms of echo path the Speex filter spans (lead + device slack + room reverb)
@@ -160,6 +165,57 @@ class ReferenceTimeline:
 
     def _put(self, samples: np.ndarray, at: int) -> None:
         self.buf[np.arange(at, at + len(samples)) % self.size] = samples
+
+
+class MicAnchor:
+    """Where each mic block starts on the timeline: at its sample count from an anchor, re-anchored only
+    when the stamps jump and stay there (a dropout, a device reopened) or have drifted MAX_DRIFT_MS.
+
+    Why not follow the stamps: through the tests' PulseAudio loopback, the capture stamps (PortAudio's
+    ADC times on our clock) jitter by up to 13 ms around the sample count and drift from it by about
+    220 ppm, while the echo stays at the same count (28.25 ms against the player's stamps, over 33
+    clauses). Re-anchoring every time a stamp was RESYNC_MS off the count (until 2026-11-25) moved the
+    echo against its reference 6 to 18 times in a 7-minute barge-in bench run, and each time AEC3 let
+    it through until it had learnt the new delay (README, Measured: the mic's clock). Drift larger
+    than MAX_DRIFT_MS (a mic and a speaker on different clocks) is re-anchored in one step, at the
+    averaged stamps, not at a jittery one.
+
+        deviation = stamp - (anchor + count)     trend = its running mean over ~TREND_BLOCKS
+        JUMP_BLOCKS blocks in a row with |deviation - trend| > resync  → anchor at the stamp
+        |trend| > max_drift                                             → anchor at count + trend
+    Example (resync 320): blocks of 160 stamped 0, 160, 800 (480 late), 480 → placed at 0, 160, 320,
+    480: one late stamp moves nothing; three in a row 480 late would have moved the anchor there.
+    """
+
+    def __init__(self, resync: int, max_drift: int) -> None:
+        self.resync = resync  # samples of deviation from the trend taken as jitter
+        self.max_drift = max_drift  # samples of averaged drift tolerated
+        self.next: int | None = None  # timeline index of the next sample by count
+        self.trend = 0.0  # samples, running mean of the deviation
+        self.off = 0  # blocks in a row off the trend by more than resync
+        self.reanchors = 0  # after the first anchor: how often the mic moved against its count
+
+    def place(self, stamp: int, n: int) -> int:
+        """A block of n samples stamped at timeline index `stamp` → its first sample's index."""
+        if self.next is None:
+            return self._anchor(stamp, n, count=False)
+        deviation = stamp - self.next
+        if abs(deviation - self.trend) > self.resync:
+            self.off += 1
+            if self.off >= JUMP_BLOCKS:
+                return self._anchor(stamp, n)
+        else:
+            self.off = 0
+            self.trend += (deviation - self.trend) / TREND_BLOCKS
+            if abs(self.trend) > self.max_drift:
+                return self._anchor(self.next + round(self.trend), n)
+        at, self.next = self.next, self.next + n
+        return at
+
+    def _anchor(self, at: int, n: int, count: bool = True) -> int:
+        self.reanchors += count
+        self.next, self.trend, self.off = at + n, 0.0, 0
+        return at
 
 
 class _Backend(Protocol):
@@ -320,7 +376,8 @@ class TimedEchoCanceller:
         self._backend = self.make_backend()
         self._timeline = ReferenceTimeline(RING_S * SAMPLE_RATE, self._resync)
         self._pending = np.zeros(0, dtype=np.float32)  # mic samples short of a frame
-        self._mic_at: int | None = None  # timeline index of the first pending sample
+        self._mic_at = 0  # timeline index of the first pending sample
+        self.mic_anchor = MicAnchor(self._resync, MAX_DRIFT_MS * SAMPLE_RATE // 1000)
         self._heard = 0  # samples of audible reference processed since build
 
     def reference(self, samples: np.ndarray, t_ns: int) -> None:
@@ -335,9 +392,7 @@ class TimedEchoCanceller:
         if self._backend is None:
             raise RuntimeError("call build() before process()")
         with self._mic_lock:
-            at = sample_index(t_ns)
-            if self._mic_at is None or abs(at - (self._mic_at + len(self._pending))) > self._resync:
-                self._mic_at = at - len(self._pending)  # first block, or a dropout: re-anchor
+            self._mic_at = self.mic_anchor.place(sample_index(t_ns), len(mic)) - len(self._pending)
             audio = np.concatenate([self._pending, mic])
             n = len(audio) // FRAME * FRAME
             out = np.empty(n, dtype=np.float32)
