@@ -376,7 +376,6 @@ class TimedEchoCanceller:
         self._backend = self.make_backend()
         self._timeline = ReferenceTimeline(RING_S * SAMPLE_RATE, self._resync)
         self._pending = np.zeros(0, dtype=np.float32)  # mic samples short of a frame
-        self._mic_at = 0  # timeline index of the first pending sample
         self.mic_anchor = MicAnchor(self._resync, MAX_DRIFT_MS * SAMPLE_RATE // 1000)
         self._heard = 0  # samples of audible reference processed since build
 
@@ -392,13 +391,13 @@ class TimedEchoCanceller:
         if self._backend is None:
             raise RuntimeError("call build() before process()")
         with self._mic_lock:
-            self._mic_at = self.mic_anchor.place(sample_index(t_ns), len(mic)) - len(self._pending)
+            at = self.mic_anchor.place(sample_index(t_ns), len(mic)) - len(self._pending)  # audio[0]
             audio = np.concatenate([self._pending, mic])
             n = len(audio) // FRAME * FRAME
             out = np.empty(n, dtype=np.float32)
             for start in range(0, n, FRAME):
-                out[start : start + FRAME] = self._frame(audio[start : start + FRAME], self._mic_at + start)
-            self._pending, self._mic_at = audio[n:], self._mic_at + n
+                out[start : start + FRAME] = self._frame(audio[start : start + FRAME], at + start)
+            self._pending = audio[n:]
             return out
 
     @property
