@@ -2,7 +2,9 @@
 
 While a turn is being answered (thinking or speaking), per 20 ms block after the endpointer:
 1. voice may be starting (a frame webrtcvad calls voiced, through the echo gate below: HOLD_FRAMES
-   in the endpointer's 100 ms smoothing window, the newest among them)
+   in the endpointer's 100 ms smoothing window, the newest among them; or a voiced frame of the
+   linear echo filter's output through its own, higher gate: `OnsetDetector`, which hears the
+   onset that AEC3's suppressor holds back)
                                                      → hold playback: the player checks the hold
    every 5 ms and aborts its stream, dropping what the device buffered, then starts it again;
 2. the voice lasts `[bargein] min_speech_ms` from its onset and goes on AFTER_HOLD_MS after the hold
@@ -79,7 +81,8 @@ listener 40-55 ms after its first sample (capture block, resampler, canceller), 
 stops within a block. Holding at the first voiced frame rather than at the endpointer's onset
 (three of five) saves 40 ms, which the 150 ms bound needs on the loaded development machine (three
 frames: a median of 155 ms). Playback goes on after a false hold from the last pause before the
-cut; see the README, "Barge-in", for how often the bench measures false holds.
+cut; see the README, "Barge-in", for how often the bench measures false holds. Since 2026-11-25
+the onset detector holds sooner where AEC3's suppressor is what delays the first voiced frame.
 """
 
 from __future__ import annotations
@@ -88,11 +91,12 @@ import threading
 from collections import deque
 
 import numpy as np
+import webrtcvad
 
 from assistant.asr.text import normalize
 from assistant.audio.echo import EchoCanceller
 from assistant.config import BargeinConfig
-from assistant.vad import Endpointer, State, level_db
+from assistant.vad import VOICE_MIN_DB, Endpointer, State, level_db, to_pcm16
 
 MS = 1_000_000  # ns per ms
 ECHO_TAIL_MS = 250  # ms a reference block (stamped when written) is heard: output latency, echo, reverb
@@ -111,6 +115,16 @@ RESTART_MS = 1500  # ... and for the first this long of sound after a hold resta
 AFTER_HOLD_MS = 400  # ms voice must go on after the hold stopped playback: the echo is gone by then
 PAUSE_MS = 100  # ms without audible reference after which sound starts a new START_MS phase ...
 START_MS = 500  # ... in which the echo estimate is learnt and applied apart (AEC3 leaks more there)
+ONSET_FRAME_MS = 10  # ms per frame of the onset detector: the echo filters' frame
+ONSET_VAD_MODE = 3  # webrtcvad's strictest mode there: residual echo must not pass as voice
+# dB the onset detector's gate stands above the endpointer's (speaking_threshold_db): its false holds
+# on the bench's echo came 0-2 dB over a gate at the threshold, the users' onsets rise 3-10 dB a frame
+ONSET_MARGIN_DB = 3.0
+# dB: the least coupling the onset detector assumes while the echo path has just moved (the floor
+# windows above): the linear filter has no delay estimator and re-adapts for seconds, its output
+# about as loud as the echo itself meanwhile (the bench: false holds 0-2 dB over the -10 dB floor)
+ONSET_MOVED_COUPLING_DB = 0.0
+SAMPLE_RATE = 16000  # Hz of the mic blocks
 
 
 class EchoEstimate:
@@ -143,6 +157,8 @@ class EchoEstimate:
         self._lock = threading.Lock()
         self._blocks: deque[tuple[int, float]] = deque()  # (stamp ns, dBFS) of reference blocks
         self._last_audible: int | None = None  # stamp of the last audible block written
+        self._end: int | None = None  # where the last block written ends: the next starts there
+        self._moves: deque[int] = deque(maxlen=8)  # stamps where the player's clock was re-anchored
         self._starts: deque[int] = deque(maxlen=8)  # stamps where sound began after a pause
         self._pending: deque[tuple[int, bool, float]] = deque()  # (mic ns, start?, heard - played dB)
         self._history = {phase: deque(maxlen=HISTORY_FRAMES) for phase in (True, False)}
@@ -156,8 +172,14 @@ class EchoEstimate:
             while self._starts and self._starts[-1] >= t_ns:
                 self._starts.pop()
             if not len(samples):
-                self._last_audible = None
+                self._last_audible = self._end = None
                 return
+            if self._end is not None and abs(t_ns - self._end) > MS:
+                # Not where the last block ended: the player re-stamped its clock after an underflow,
+                # and the sound moved against the echo filters' reference: sound from here is a start.
+                self._moves.append(t_ns)
+                self._last_audible = None
+            self._end = t_ns + len(samples) * 1000 * MS // SAMPLE_RATE
             db = level_db(samples)
             self._blocks.append((t_ns, db))
             while self._blocks[0][0] < t_ns - 2 * self.tail_ns:
@@ -189,6 +211,11 @@ class EchoEstimate:
         with self._lock:
             return max((start for start in self._starts if start <= t_ns), default=None)
 
+    def last_move_at(self, t_ns: int) -> int | None:
+        """The stamp where the player's clock was last re-anchored at or before t_ns, if it was."""
+        with self._lock:
+            return max((move for move in self._moves if move <= t_ns), default=None)
+
     def coupling(self, t_ns: int) -> float:
         """dB from the loudest audible reference to the loudest echo expected at mic time t_ns."""
         return self._coupling[self.starting(t_ns)]
@@ -203,11 +230,66 @@ class EchoEstimate:
         """A hold: the frames waiting to be learnt may be the user's voice."""
         self._pending.clear()
 
+    def settled(self) -> bool:
+        """Whether both phases have a full HISTORY_FRAMES learnt (not just MIN_HISTORY)."""
+        return all(len(history) >= HISTORY_FRAMES for history in self._history.values())
+
     def _add(self, start: bool, db: float) -> None:
         history = self._history[start]
         history.append(db)
         if len(history) >= MIN_HISTORY:
             self._coupling[start] = float(np.percentile(history, COUPLING_PERCENTILE))
+
+
+class OnsetDetector:
+    """The user's voice starting over the answer, heard on the linear echo filter's output.
+
+    AEC3's suppressor takes the first 40-150 ms of a user who starts talking over the answer for echo
+    and holds it 20-45 dB under the gate (see "Timing" above); most barge-ins slower than 150 ms in
+    the bench went that way. A linear filter (Speex MDF, `audio.echo.linear_filter`) run on the same
+    frame pairs has no suppressor: it leaves more echo (about -40 dB against -60 for AEC3, p99, on a
+    recorded loopback), but the user's voice at full level. Offline, on that recording with espeak
+    questions mixed in at the bench's levels, the first frame above each path's learnt gate came
+    10 ms after the onset on the linear output in 41 of 41, against 70 ms at the median (130 at p90)
+    on AEC3's. So a frame webrtcvad calls voiced and `threshold_db` + ONSET_MARGIN_DB above its own
+    echo estimate (an `EchoEstimate` learnt on this signal, under the same rules) holds playback
+    too, once that estimate has settled, and with the coupling at least ONSET_MOVED_COUPLING_DB
+    while the echo path has just moved. It only starts holds: releasing, confirming and recognizing
+    stay with AEC3's output.
+    """
+
+    def __init__(self, threshold_db: float, tail_ms: float) -> None:
+        self.threshold_db = threshold_db + ONSET_MARGIN_DB
+        self.estimate = EchoEstimate(tail_ms)
+        self.vad = webrtcvad.Vad(ONSET_VAD_MODE)
+        self.frame = SAMPLE_RATE * ONSET_FRAME_MS // 1000  # samples
+        self.voiced_until_ns = 0  # mic time where the last frame above the gate ended
+        self.margins: list[float] = []  # the last block's voiced frames: dB above (+) the gate; the bench reads it
+
+    def accept(self, linear: np.ndarray, t_ns: int, learn: bool, floor_db: float | None) -> None:
+        """A block of the linear filter's output from mic time t_ns. `learn`: only the assistant
+        can be audible; `floor_db`: the least coupling to assume (the echo path just moved)."""
+        frame_ns = ONSET_FRAME_MS * MS
+        self.margins = []
+        for i in range(len(linear) // self.frame):
+            samples, at = linear[i * self.frame : (i + 1) * self.frame], t_ns + i * frame_ns
+            # every frame: webrtcvad adapts to the signal it is given (a fresh one misses quiet onsets)
+            voiced = self.vad.is_speech(to_pcm16(samples), SAMPLE_RATE, self.frame)
+            played = self.estimate.played_db(at)
+            if played is None:
+                continue  # nothing audible: the endpointer hears the user unhindered
+            db = level_db(samples)
+            if learn:
+                self.estimate.learn(db, played, at)
+            coupling = self.estimate.coupling(at)
+            if floor_db is not None:
+                coupling = max(coupling, floor_db)
+            gate = max(played + coupling + self.threshold_db, VOICE_MIN_DB)
+            if voiced:
+                self.margins.append(db - gate)
+            # only once the estimate has seen a few clause starts: its first frames' p99 is a max of few
+            if voiced and db >= gate and self.estimate.settled():
+                self.voiced_until_ns = at + frame_ns
 
 
 class BargeIn:
@@ -219,6 +301,7 @@ class BargeIn:
         self.endpointer = endpointer
         self.echo = echo
         self.estimate = EchoEstimate(ECHO_TAIL_MS + cfg.echo_delay_ms)
+        self.onset = OnsetDetector(cfg.speaking_threshold_db, ECHO_TAIL_MS + cfg.echo_delay_ms)
         self.onset_ns: int | None = None  # speech that started while the assistant was answering
         self.hold_ns: int | None = None  # mic time of the block that last held playback
         self.interrupted = None  # the turn this utterance interrupted once confirmed (False: none was left)
@@ -227,24 +310,38 @@ class BargeIn:
         self.learn_after_ns = 0  # mic time from which the echo estimate may learn again after a hold
         self.voiced_ns = 0  # mic time of the last frame the endpointer took as voiced
         self.echo_gone_ns: int | None = None  # mic time from which nothing played can be heard
+        self.onset_holds = 0  # holds the onset detector started before the endpointer's gate opened
+        self.mic_moved_ns: int | None = None  # mic time the canceller last re-anchored the mic
+        self._reanchors = 0  # the canceller's re-anchor count seen so far
         self._stop_phrases = {tuple(normalize(p).split()) for p in cfg.stop_phrases} - {()}
 
     def reference(self, samples: np.ndarray, t_ns: int) -> None:
         """The player's far end (playback thread): to the echo canceller and to the echo estimate."""
         self.echo.reference(samples, t_ns)
         self.estimate.reference(samples, t_ns)
+        self.onset.estimate.reference(samples, t_ns)
 
-    def before(self, samples: np.ndarray, t_ns: int) -> None:
-        """Ahead of the endpointer: gate it against the echo estimate while the assistant is audible."""
+    def before(self, samples: np.ndarray, t_ns: int, linear: np.ndarray | None = None) -> None:
+        """Ahead of the endpointer: gate it against the echo estimate while the assistant is audible;
+        `linear` (the linear echo filter's output of the same frames) goes to the onset detector."""
         played = self.estimate.played_db(t_ns) if self.cfg.enabled else None
+        alone = self.endpointer.state is State.SILENCE and not self.pipe.hold.is_set()
+        learn = played is not None and alone and t_ns >= self.learn_after_ns
+        moved = (
+            t_ns < self.resumed_until_ns
+            or self._first_sound_after_restart(t_ns)
+            or self._first_sound_after_move(t_ns)
+            or self._mic_moved(t_ns)
+        )
+        if linear is not None and self.cfg.enabled:
+            self.onset.accept(linear, t_ns, learn, ONSET_MOVED_COUPLING_DB if moved else None)
         if played is None:
             self.endpointer.set_gate(None)
             return
-        alone = self.endpointer.state is State.SILENCE and not self.pipe.hold.is_set()
-        if alone and t_ns >= self.learn_after_ns:
+        if learn:
             self.estimate.learn(level_db(samples), played, t_ns)
         coupling = self.estimate.coupling(t_ns)
-        if t_ns < self.resumed_until_ns or self._first_sound_after_restart(t_ns):
+        if moved:
             coupling = max(coupling, RESUME_COUPLING_DB)
         self.endpointer.set_gate(self.cfg.speaking_threshold_db)
         self.endpointer.set_reference_level(played + coupling)
@@ -257,6 +354,22 @@ class BargeIn:
         if start is not None and t_ns - start >= RESTART_MS * MS:
             self.restarted_ns = None  # over: AEC3 has the restarted stream's delay by now
         return start is not None and 0 <= t_ns - start < RESTART_MS * MS
+
+    def _first_sound_after_move(self, t_ns: int) -> bool:
+        """Whether t_ns lies in the first RESTART_MS of sound since the player last re-stamped its
+        clock (an underflow): the echo moved against its reference, as after a restart, and both
+        AEC3 and the linear filter leak until they have the new delay."""
+        move = self.estimate.last_move_at(t_ns)
+        start = self.estimate.first_start_after(move) if move is not None else None
+        return start is not None and 0 <= t_ns - start < RESTART_MS * MS
+
+    def _mic_moved(self, t_ns: int) -> bool:
+        """Whether the echo canceller re-anchored the mic (`MicAnchor`) in the last RESTART_MS: the
+        echo moved against its reference as after a restart."""
+        reanchors = getattr(getattr(self.echo, "mic_anchor", None), "reanchors", 0)
+        if reanchors != self._reanchors:
+            self._reanchors, self.mic_moved_ns = reanchors, t_ns
+        return self.mic_moved_ns is not None and t_ns - self.mic_moved_ns < RESTART_MS * MS
 
     def speech_started(self, onset_ns: int) -> None:
         if self.cfg.enabled and (self.pipe.busy or self.pipe.hold.is_set()):
@@ -274,10 +387,13 @@ class BargeIn:
         elif self.echo_gone_ns is None:
             self.echo_gone_ns = t_ns
         voice = self._voice(t_ns, hold.is_set())
-        if voice and self.pipe.busy and not hold.is_set():
+        onset = self.onset.voiced_until_ns > t_ns  # a frame of this block, on the linear output
+        if (voice or onset) and self.pipe.busy and not hold.is_set():
             hold.set()
+            self.onset_holds += not voice
             self.hold_ns = self.restarted_ns = t_ns
             self.estimate.discard()
+            self.onset.estimate.discard()
             self.learn_after_ns = t_ns + LEARN_PAUSE_MS * MS
         elif (
             not voice

@@ -51,12 +51,15 @@ class Listener:
         self.cfg = cfg
         self.pipe = pipe
         self.console = console
-        self.blocks: asyncio.Queue[tuple[np.ndarray, int] | None] = asyncio.Queue()
+        # (cleaned block, capture time, the linear echo filter's output of it or None)
+        self.blocks: asyncio.Queue[tuple[np.ndarray, int, np.ndarray | None] | None] = asyncio.Queue()
         self.endpointer = Endpointer(cfg.vad)
         self.recognizer = StreamingRecognizer.from_settings(cfg.asr)
         self._asr_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="asr")
         self.echo = make_echo_canceller(
-            cfg.bargein.echo_cancel if cfg.bargein.enabled else "off", cfg.bargein.echo_delay_ms
+            cfg.bargein.echo_cancel if cfg.bargein.enabled else "off",
+            cfg.bargein.echo_delay_ms,
+            onset_detector=cfg.bargein.onset_detector,
         )
         self.bargein = BargeIn(cfg.bargein, pipe, self.endpointer, self.echo)
         self._marks: dict[str, int] = {}
@@ -72,18 +75,19 @@ class Listener:
     def feed_threadsafe(self, loop: asyncio.AbstractEventLoop, samples: np.ndarray, t_ns: int) -> None:
         """Called from the capture thread: cancel the echo of our own voice there (the canceller
         wants one thread), then hand the block to the loop without blocking PortAudio."""
-        cleaned = self.echo.process(samples, t_ns)
+        cleaned, linear = self.echo.process_both(samples, t_ns)
         if len(cleaned):
-            loop.call_soon_threadsafe(self.blocks.put_nowait, (cleaned, t_ns))
+            loop.call_soon_threadsafe(self.blocks.put_nowait, (cleaned, t_ns, linear))
 
     async def run(self) -> None:
         """Until a None block arrives: endpoint, transcribe, submit; watch for barge-in."""
         while (item := await self.blocks.get()) is not None:
             await self.accept(*item)
 
-    async def accept(self, samples: np.ndarray, t_ns: int) -> None:
-        """One block, its first sample captured at `t_ns`: barge-in, endpointing, recognition, turns."""
-        self.bargein.before(samples, t_ns)
+    async def accept(self, samples: np.ndarray, t_ns: int, linear: np.ndarray | None = None) -> None:
+        """One block, its first sample captured at `t_ns` (and the linear echo filter's output of
+        it, for the barge-in onset detector): barge-in, endpointing, recognition, turns."""
+        self.bargein.before(samples, t_ns, linear)
         for event in self.endpointer.accept(samples, t_ns):
             await self._on_event(event)
         await self.bargein.after(t_ns)

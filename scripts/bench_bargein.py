@@ -183,11 +183,14 @@ class GateTrace:
 
     def __init__(self, bargein) -> None:
         self.rows: list[tuple[int, float, float, bool, bool, float, float | None, bool]] = []
+        # per block with a linear output: (t_ns, the onset detector's loudest voiced frame against its
+        # gate in dB or None, clause start phase, ms since sound began, held)
+        self.onset: list[tuple[int, float | None, bool, float | None, bool]] = []
         self.bargein, before = bargein, bargein.before
         endpointer = bargein.endpointer
 
-        def traced(samples: np.ndarray, t_ns: int) -> None:
-            before(samples, t_ns)
+        def traced(samples: np.ndarray, t_ns: int, linear: np.ndarray | None = None) -> None:
+            before(samples, t_ns, linear)
             played, gate = bargein.estimate.played_db(t_ns), endpointer.gate_level_db
             if played is None or gate is None:
                 return
@@ -198,6 +201,8 @@ class GateTrace:
             since = (t_ns - start) / 1e6 if start is not None else None
             held = bargein.pipe.hold.is_set()
             self.rows.append((t_ns, vad.level_db(samples), gate, floor, starting, played, since, held))
+            if linear is not None:
+                self.onset.append((t_ns, max(bargein.onset.margins, default=None), starting, since, held))
 
         bargein.before = traced
         self.steps: list[tuple[int, str, bool, bool, bool]] = []  # (t_ns, state, voiced, busy, held)
@@ -246,11 +251,17 @@ class GateTrace:
             for t, *rest in self.steps
             if onset_ns <= t < onset_ns + window_ns
         ]
+        onset = [  # the onset detector's first 300 ms: (ms after the onset, dB over its gate or None)
+            (round((t - onset_ns) / 1e6), None if m is None else round(m, 1))
+            for t, m, *_ in self.onset
+            if onset_ns <= t < onset_ns + 3 * NS // 10
+        ]
         return {
             "floor": any(r[3] for r in first),
             "clause_start": any(r[4] for r in first),
             "above_gate_ms": above,
             "timeline": timeline,
+            "onset_detector": onset,
         }
 
 
@@ -528,8 +539,17 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
         "details": {
             "self_interruptions": answers.cases,
             "echo_profile": live.trace.echo_profile(alone_ns) if live.trace is not None else [],
+            # with nobody talking: the onset detector's voiced blocks, (ms from alone, dB over its gate,
+            # clause start phase, ms since sound began, held)
+            "onset_alone": [
+                (round((t - alone_ns) / 1e6), round(m, 1), st, since, held)
+                for t, m, st, since, held in (live.trace.onset if live.trace is not None else [])
+                if t >= alone_ns and m is not None
+            ],
             "mic_reanchors": mic_reanchors,  # how often the canceller moved the mic against its count
             "output_underflows": getattr(live.pipe.sink, "underflows", None),  # each re-stamps the reference
+            # holds the onset detector started before the endpointer's gate opened ([bargein] onset_detector)
+            "onset_holds": live.listener.bargein.onset_holds,
             "barge_ins": [
                 {
                     "stop_ms": r.latency_ms,

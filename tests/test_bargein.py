@@ -491,3 +491,134 @@ def test_player_stamps_the_reference_by_sample_count_and_slips_with_an_underrun(
     assert player.underflows == 1
     assert [float(x.sum()) for x, _ in got] == [160.0, 90.0, 0.0, 0.0]  # the piece, then silence
     assert np.all(out == 0) and piece.pos == 500 and piece.end_ns == T + 1_000_000
+
+
+@pytest.fixture(scope="module")
+def spoken(espeak_wav) -> np.ndarray:
+    """A question as espeak-ng says it, 16 kHz, from its first sound, at -25 dBFS RMS."""
+    from assistant.audio.files import read_audio
+    from assistant.vad import level_db
+
+    audio = read_audio(espeak_wav("Wait, what time is it?"), 16000)
+    audio = audio[np.flatnonzero(np.abs(audio) > 0.01)[0] :][:8000]
+    return (audio * 10 ** ((-25 - level_db(audio)) / 20)).astype(np.float32)
+
+
+def _onset_detector_hearing(block_db: float = -20.0):
+    """An OnsetDetector whose echo estimate learnt -45 dB of coupling, with 2 s of reference playing."""
+    from assistant.bargein import HISTORY_FRAMES, OnsetDetector
+
+    detector = OnsetDetector(threshold_db=10.0, tail_ms=ECHO_TAIL_MS)
+    for start in (True, False):
+        for _ in range(HISTORY_FRAMES):
+            detector.estimate._add(start, -45.0)
+    block = np.full(320, 10 ** (block_db / 20), np.float32)
+    for i in range(100):
+        detector.estimate.reference(block, T + i * 20 * MS)
+    # 0.5 s of what the linear filter leaves of the echo (-70 dBFS): webrtcvad adapts to its input
+    residual = np.random.default_rng(0).standard_normal(8000).astype(np.float32) * 10 ** (-70 / 20)
+    detector.accept(residual, T + 74 * 20 * MS, learn=False, floor_db=None)
+    assert detector.voiced_until_ns == 0
+    return detector
+
+
+def test_the_onset_detector_hears_voice_above_its_own_echo_estimate(spoken):
+    """Gate: played -20 dBFS + coupling -45 dB + threshold 10 dB + ONSET_MARGIN_DB 3 = -52 dBFS. The
+    user at -35 dBFS on the linear output passes within its first 50 ms; 40 dB quieter it does not;
+    nor under a floor for a moved echo path (coupling at least -10 dB: gate -17 dBFS)."""
+    t = T + 99 * 20 * MS  # the last block written; the estimates keep the last 2 tails
+    voice = spoken[:3200] * 10 ** (-10 / 20)  # -35 dBFS, its loudest 10 ms frame -27 dBFS
+    detector = _onset_detector_hearing()
+    detector.accept(voice[:800], t, learn=False, floor_db=None)
+    assert t < detector.voiced_until_ns <= t + 50 * MS
+    quiet = _onset_detector_hearing()
+    quiet.accept(voice * 0.01, t, learn=False, floor_db=None)
+    assert quiet.voiced_until_ns == 0
+    floored = _onset_detector_hearing()
+    floored.accept(voice, t, learn=False, floor_db=-10.0)
+    assert floored.voiced_until_ns == 0
+
+
+def test_the_onset_detector_is_off_while_nothing_plays(spoken):
+    from assistant.bargein import OnsetDetector
+
+    detector = OnsetDetector(threshold_db=10.0, tail_ms=ECHO_TAIL_MS)
+    detector.accept(spoken[:3200], T, learn=True, floor_db=None)
+    assert detector.voiced_until_ns == 0  # the endpointer hears the user unhindered then
+
+
+def test_an_onset_on_the_linear_output_holds_playback_before_the_gate_opens(spoken):
+    """The endpointer hears nothing yet (AEC3's suppressor holds the user down); the onset detector's
+    voiced frame holds playback, and is counted as its hold."""
+    from assistant.bargein import HISTORY_FRAMES
+    from assistant.vad import State
+
+    barge, _ = _converged_barge_in()
+    ep = barge.endpointer
+    ep.state, ep.voiced_until_ns, ep.recent_voicing = State.SILENCE, 0, (False,) * 5
+    for start in (True, False):
+        for _ in range(HISTORY_FRAMES):
+            barge.onset.estimate._add(start, -45.0)
+    quiet, playing = np.full(320, 1e-4, np.float32), np.full(320, 0.1, np.float32)  # -80, -20 dBFS
+    for step in range(28):  # 0.5 s of echo only on both outputs, then the user's first 60 ms
+        t = T + step * 20 * MS
+        for estimate in (barge.estimate, barge.onset.estimate):  # echo=None: the estimates only
+            estimate.reference(playing, t + 60 * MS)  # the player writes ahead of the mic
+        barge.before(quiet, t, quiet if step < 25 else spoken[(step - 25) * 320 :][:320])
+        asyncio.run(barge.after(t))
+        assert barge.pipe.hold.is_set() == (step >= 25 and barge.onset.voiced_until_ns > 0)
+    assert barge.pipe.hold.is_set() and barge.onset_holds == 1
+
+
+def test_the_onset_detector_waits_for_a_settled_echo_estimate(spoken):
+    """With only MIN_HISTORY frames learnt (the first clause after start), its p99 is the loudest of
+    a few frames: the detector does not hold yet; the endpointer's gate still does."""
+    from assistant.bargein import OnsetDetector
+
+    detector = OnsetDetector(threshold_db=10.0, tail_ms=ECHO_TAIL_MS)
+    for start in (True, False):
+        for _ in range(MIN_HISTORY):
+            detector.estimate._add(start, -45.0)
+    for i in range(100):
+        detector.estimate.reference(np.full(320, 0.1, np.float32), T + i * 20 * MS)
+    detector.accept(spoken[:3200], T + 99 * 20 * MS, learn=False, floor_db=None)
+    assert detector.voiced_until_ns == 0 and max(detector.margins) > 0
+
+
+def test_a_player_clock_re_stamped_after_an_underflow_starts_a_phase_and_the_floor():
+    """An underflow re-stamps the player's clock: the sound moved against the echo filters'
+    reference. The next sound is a clause start, and the floor applies for RESTART_MS of it."""
+    from assistant.bargein import RESTART_MS, RESUME_COUPLING_DB
+
+    barge, levels = _converged_barge_in()
+    block = np.full(320, 0.1, np.float32)  # -20 dBFS, contiguous 20 ms blocks
+    for i in range(50):
+        barge.estimate.reference(block, T + i * 20 * MS)
+    barge.before(block, T + 49 * 20 * MS)
+    moved = T + 50 * 20 * MS + 7 * MS  # the device ran dry for 7 ms
+    for i in range(100):  # the player writes just ahead of what the mic hears
+        barge.estimate.reference(block, moved + i * 20 * MS)
+        if i in (2, RESTART_MS // 20 + 2):
+            barge.before(block, moved + (i - 1) * 20 * MS)
+    assert barge.estimate.last_move_at(moved) == moved and barge.estimate.starting(moved)
+    assert levels == pytest.approx([-65.0, -20.0 + RESUME_COUPLING_DB, -65.0], abs=0.1)
+
+
+def test_a_mic_re_anchored_by_the_canceller_gets_the_floor_for_a_while():
+    """The canceller moved the mic against its count (`MicAnchor`): the echo moved against its
+    reference, so for RESTART_MS the gate takes the echo as loud as after a restart."""
+    from assistant.bargein import RESTART_MS, RESUME_COUPLING_DB
+
+    barge, levels = _converged_barge_in()
+    barge.echo = SimpleNamespace(mic_anchor=SimpleNamespace(reanchors=0))
+    block = np.full(320, 0.1, np.float32)  # -20 dBFS
+    steps = (0, 1, RESTART_MS // 20, RESTART_MS // 20 + 1)
+    barge.estimate.reference(block, T)
+    for i in range(steps[-1] + 1):
+        barge.estimate.reference(block, T + (i + 1) * 20 * MS)  # the player writes ahead
+        if i == 1:
+            barge.echo.mic_anchor.reanchors = 1  # between two mic blocks
+        if i in steps:
+            barge.before(block, T + i * 20 * MS)
+    floor = -20.0 + RESUME_COUPLING_DB
+    assert levels == pytest.approx([-65.0, floor, floor, -65.0], abs=0.1)

@@ -257,3 +257,53 @@ def test_overestimating_the_delay_beyond_the_lead_cancels_nothing(bench, scene):
     """The documented one-sided error: echoes before their reference cannot be cancelled."""
     m = measured(bench, scene, "webrtc", delay_ms=120)
     assert m["erle"] < 10
+
+
+def test_the_linear_filter_keeps_the_double_talk_onset_that_aec3_holds_back(bench, scene):
+    """`process_both`: beside AEC3, the linear filter (Speex MDF, no suppressor) on the same frame
+    pairs. Over the first 100 ms of the user talking over the answer, AEC3's output holds the user
+    20+ dB down (its suppressor takes the onset for echo); the linear output keeps them at their
+    level, and still takes 10+ dB of echo out where only the assistant plays."""
+    canceller = echo.TimedEchoCanceller("webrtc", 0, make_linear=echo.linear_filter)
+    try:
+        canceller.build()
+    except (ImportError, OSError) as err:
+        pytest.skip(f"webrtc or libspeexdsp unavailable: {err}")
+    block, ahead = SAMPLE_RATE * bench.BLOCK_MS // 1000, SAMPLE_RATE * bench.PLAY_AHEAD_MS // 1000
+    cleaned, linear, fed = [], [], 0
+    for start in range(0, len(scene.mic), block):
+        while fed < min(start + ahead, len(scene.far)):
+            canceller.reference(scene.far[fed : fed + block], stamp(fed))
+            fed += block
+        out, lin = canceller.process_both(scene.mic[start : start + block], stamp(start))
+        assert len(lin) == len(out)
+        cleaned.append(out)
+        linear.append(lin)
+    cleaned, linear = np.concatenate(cleaned), np.concatenate(linear)
+    onset = scene.near_spans[0][0]
+    first = slice(onset, onset + SAMPLE_RATE // 10)
+    user = bench.energy_db(scene.near[first])
+    assert bench.energy_db(linear[first]) >= user - 3
+    assert bench.energy_db(cleaned[first]) <= user - 10  # why the onset detector exists
+    alone = slice(3 * SAMPLE_RATE, onset - SAMPLE_RATE // 10)
+    assert bench.energy_db(linear[alone]) <= bench.energy_db(scene.echo[alone]) - 10
+
+
+def test_without_a_linear_filter_process_both_gives_none():
+    canceller, _ = recording_canceller()
+    out, linear = canceller.process_both(ramp(480), stamp(0))
+    assert len(out) == 480 and linear is None
+    assert echo.PassThrough().process_both(ramp(320), stamp(0))[1] is None
+
+
+def test_the_onset_detector_is_dropped_with_one_warning_without_libspeexdsp(monkeypatch, caplog):
+    def missing():
+        raise OSError("libspeexdsp not found")
+
+    monkeypatch.setattr(echo, "linear_filter", missing)
+    with caplog.at_level(logging.WARNING):
+        canceller = echo.make_echo_canceller("webrtc", onset_detector=True)
+    if isinstance(canceller, echo.PassThrough):
+        pytest.skip("webrtc unavailable here")
+    assert canceller.make_linear is None
+    assert len([r for r in caplog.records if "onset detector" in r.getMessage()]) == 1

@@ -33,7 +33,10 @@ capture thread, so the library itself is only ever touched by one thread.
 
 `process` returns the cleaned samples of every complete 10 ms frame so far (the remainder waits
 for the next call): 10 ms or less of added latency, and output lengths that differ from input
-lengths call by call. The "off" mode (`PassThrough`) returns its input as is.
+lengths call by call. The "off" mode (`PassThrough`) returns its input as is. `process_both` also
+returns the output of a linear filter run on the same frame pairs (`make_linear`, Speex MDF without
+its suppressor: `linear_filter`), or None: more echo is left in it, but none of the user's voice is
+taken out, which the barge-in onset detector needs (`bargein.OnsetDetector`).
 
 Backends: "webrtc" is WebRTC's audio processing module (AEC3) through the `livekit` package;
 "speex" is Xiph's libspeexdsp (echo canceller + residual echo suppressor) through ctypes.
@@ -90,6 +93,10 @@ class EchoCanceller(Protocol):
     def build(self) -> None: ...
     def reference(self, samples: np.ndarray, t_ns: int) -> None: ...
     def process(self, mic: np.ndarray, t_ns: int) -> np.ndarray: ...
+    def process_both(self, mic: np.ndarray, t_ns: int) -> tuple[np.ndarray, np.ndarray | None]:
+        """`process`, plus the linear filter's output of the same frames (None without one)."""
+        ...
+
     def reset(self) -> None: ...
 
 
@@ -127,6 +134,9 @@ class PassThrough:
 
     def process(self, mic: np.ndarray, t_ns: int) -> np.ndarray:
         return _mono_float32(mic)
+
+    def process_both(self, mic: np.ndarray, t_ns: int) -> tuple[np.ndarray, None]:
+        return _mono_float32(mic), None
 
     def reset(self) -> None:
         pass
@@ -357,12 +367,17 @@ class TimedEchoCanceller:
 
     active = True
 
-    def __init__(self, name: str, delay_ms: float = DEFAULT_DELAY_MS, make_backend=None) -> None:
+    def __init__(
+        self, name: str, delay_ms: float = DEFAULT_DELAY_MS, make_backend=None, make_linear=None
+    ) -> None:
         if make_backend is None and name not in BACKENDS:
             raise ValueError(f"unknown echo canceller {name!r}; expected one of {', '.join(BACKENDS)}")
         self.name = name
         self.delay_ms = delay_ms
         self.make_backend = make_backend or BACKENDS[name]  # () -> backend; the bench passes variants
+        # () -> a linear-only backend run on the same frame pairs, or None: its output keeps the
+        # user's voice at full level where AEC3's suppressor holds a double-talk onset back
+        self.make_linear = make_linear
         lag_ms = max(0, round(delay_ms) - LEAD_MS)  # LEAD_MS short of delay_ms: echoes stay causal
         self._lag = lag_ms * SAMPLE_RATE // 1000  # samples from a reference sample to its echo frame
         self._resync = RESYNC_MS * SAMPLE_RATE // 1000
@@ -374,6 +389,7 @@ class TimedEchoCanceller:
     def build(self) -> None:
         """Load the library (raises ImportError/OSError when it cannot) and start empty."""
         self._backend = self.make_backend()
+        self._linear = self.make_linear() if self.make_linear is not None else None
         self._timeline = ReferenceTimeline(RING_S * SAMPLE_RATE, self._resync)
         self._pending = np.zeros(0, dtype=np.float32)  # mic samples short of a frame
         self.mic_anchor = MicAnchor(self._resync, MAX_DRIFT_MS * SAMPLE_RATE // 1000)
@@ -387,6 +403,9 @@ class TimedEchoCanceller:
             self._timeline.write(samples, sample_index(t_ns))
 
     def process(self, mic: np.ndarray, t_ns: int) -> np.ndarray:
+        return self.process_both(mic, t_ns)[0]
+
+    def process_both(self, mic: np.ndarray, t_ns: int) -> tuple[np.ndarray, np.ndarray | None]:
         mic = _mono_float32(mic)
         if self._backend is None:
             raise RuntimeError("call build() before process()")
@@ -395,38 +414,63 @@ class TimedEchoCanceller:
             audio = np.concatenate([self._pending, mic])
             n = len(audio) // FRAME * FRAME
             out = np.empty(n, dtype=np.float32)
+            linear = np.empty(n, dtype=np.float32) if self._linear is not None else None
             for start in range(0, n, FRAME):
-                out[start : start + FRAME] = self._frame(audio[start : start + FRAME], at + start)
+                span = slice(start, start + FRAME)
+                out[span], lin = self._frame(audio[span], at + start)
+                if linear is not None:
+                    linear[span] = lin
             self._pending = audio[n:]
-            return out
+            return out, linear
 
     @property
     def converged(self) -> bool:
         return self._heard >= WARMUP_S * SAMPLE_RATE
 
-    def _frame(self, mic: np.ndarray, at: int) -> np.ndarray:
+    def _frame(self, mic: np.ndarray, at: int) -> tuple[np.ndarray, np.ndarray | None]:
+        """One frame → (cleaned, the linear filter's output or None), float32."""
         with self._ref_lock:
             ref = self._timeline.read(at - self._lag, FRAME)
         if np.abs(ref).max() > AUDIBLE:
             self._heard += FRAME
-        return self._backend.cancel(to_pcm16(mic), to_pcm16(ref)).astype(np.float32) / INT16_MAX
+        mic16, ref16 = to_pcm16(mic), to_pcm16(ref)
+        cleaned = self._backend.cancel(mic16, ref16).astype(np.float32) / INT16_MAX
+        if self._linear is None:
+            return cleaned, None
+        return cleaned, self._linear.cancel(mic16, ref16).astype(np.float32) / INT16_MAX
 
     def reset(self) -> None:
         """Forget the reference, the mic remainder and everything the library learnt (new devices)."""
         with self._mic_lock, self._ref_lock:
-            if self._backend is not None:
-                self._backend.close()
+            for backend in (self._backend, self._linear):
+                if backend is not None:
+                    backend.close()
             self.build()
 
 
-def make_echo_canceller(mode: str, delay_ms: float = DEFAULT_DELAY_MS) -> EchoCanceller:
+def linear_filter() -> SpeexBackend:
+    """The linear echo filter beside the canceller: Speex MDF without its residual suppressor."""
+    return SpeexBackend(suppress_residual=False)
+
+
+def make_echo_canceller(
+    mode: str, delay_ms: float = DEFAULT_DELAY_MS, onset_detector: bool = False
+) -> EchoCanceller:
     """`[bargein] echo_cancel` → a built canceller; a library that fails to load gives a PassThrough
-    (`active` False) and one warning line, so the pipeline falls back to the raised VAD threshold."""
+    (`active` False) and one warning line, so the pipeline falls back to the raised VAD threshold.
+    `onset_detector` runs `linear_filter` beside it (`process_both`); when libspeexdsp is missing
+    the canceller goes on without it, with one warning line."""
     if mode not in MODES:
         raise ValueError(f"echo_cancel must be one of {', '.join(MODES)}, got {mode!r}")
     if mode == "off":
         return PassThrough()
-    canceller = TimedEchoCanceller(mode, delay_ms)
+    if onset_detector:
+        try:
+            linear_filter().close()
+        except OSError as err:
+            log.warning("barge-in onset detector unavailable (%s); AEC3's output alone holds playback", err)
+            onset_detector = False
+    canceller = TimedEchoCanceller(mode, delay_ms, make_linear=linear_filter if onset_detector else None)
     try:
         canceller.build()
     except (ImportError, OSError, RuntimeError) as err:
