@@ -560,14 +560,24 @@ def test_an_onset_on_the_linear_output_holds_playback_before_the_gate_opens(spok
         for _ in range(HISTORY_FRAMES):
             barge.onset.estimate._add(start, -45.0)
     quiet, playing = np.full(320, 1e-4, np.float32), np.full(320, 0.1, np.float32)  # -80, -20 dBFS
-    for step in range(28):  # 0.5 s of echo only on both outputs, then the user's first 60 ms
+    for step in range(38):  # 0.7 s of echo only on both outputs (past START_MS), then 60 ms of user
         t = T + step * 20 * MS
         for estimate in (barge.estimate, barge.onset.estimate):  # echo=None: the estimates only
             estimate.reference(playing, t + 60 * MS)  # the player writes ahead of the mic
-        barge.before(quiet, t, quiet if step < 25 else spoken[(step - 25) * 320 :][:320])
+        barge.before(quiet, t, quiet if step < 35 else spoken[(step - 35) * 320 :][:320])
         asyncio.run(barge.after(t))
-        assert barge.pipe.hold.is_set() == (step >= 25 and barge.onset.voiced_until_ns > 0)
+        assert barge.pipe.hold.is_set() == (step >= 35 and barge.onset.voiced_until_ns > 0)
     assert barge.pipe.hold.is_set() and barge.onset_holds == 1
+
+
+def test_the_onset_detector_waits_out_clause_starts(spoken):
+    """In a clause's first START_MS the linear filter leaks more: the detector does not hold there."""
+    detector = _onset_detector_hearing()
+    t = T + 99 * 20 * MS
+    detector.estimate.reference(np.zeros(320, np.float32), t + 20 * MS)
+    detector.estimate.reference(np.full(320, 0.1, np.float32), t + 200 * MS)  # a clause starts
+    detector.accept(spoken[:3200], t + 200 * MS, learn=False, floor_db=None)
+    assert detector.voiced_until_ns == 0 and max(detector.margins) > 0
 
 
 def test_the_onset_detector_waits_for_a_settled_echo_estimate(spoken):
