@@ -154,12 +154,17 @@ def test_long_answers_heard_back_do_not_interrupt_themselves(
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("onset_detector", [False, True])
 def test_a_question_mid_answer_stops_playback_and_is_answered(
-    bench, looped, asr_checkpoint, voices, tmp_path
+    bench, looped, asr_checkpoint, voices, tmp_path, onset_detector
 ):
     cfg = bench.make_config(tmp_path, "webrtc", asr_checkpoint, max_tokens=60)
+    bargein = cfg.bargein.model_copy(update={"onset_detector": onset_detector})
+    cfg = cfg.model_copy(update={"bargein": bargein})
 
     async def body(live):
+        # the linear filter runs beside AEC3 only when asked for (libspeexdsp comes with PulseAudio)
+        assert (live.listener.echo.make_linear is not None) == onset_detector
         looped.loopback(True, TALK_VOLUME)
         results = await bench.barge_ins(live, looped, voices["questions"], MID_ANSWER, delay=(2.5, 3.5))
         await answered(live, results[-1].turn)

@@ -385,6 +385,7 @@ class TimedEchoCanceller:
         self._mic_lock = threading.Lock()  # the library and the mic remainder: capture (and reset)
         self._timeline: ReferenceTimeline | None = None
         self._backend: _Backend | None = None
+        self._linear: _Backend | None = None
 
     def build(self) -> None:
         """Load the library (raises ImportError/OSError when it cannot) and start empty."""
