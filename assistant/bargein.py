@@ -95,7 +95,7 @@ import numpy as np
 import webrtcvad
 
 from assistant.asr.text import normalize
-from assistant.audio.echo import EchoCanceller
+from assistant.audio.echo import FRAME, FRAME_MS, SAMPLE_RATE, EchoCanceller
 from assistant.config import BargeinConfig
 from assistant.vad import VOICE_MIN_DB, Endpointer, State, level_db, to_pcm16
 
@@ -116,7 +116,6 @@ RESTART_MS = 1500  # ... and for the first this long of sound after a hold resta
 AFTER_HOLD_MS = 400  # ms voice must go on after the hold stopped playback: the echo is gone by then
 PAUSE_MS = 100  # ms without audible reference after which sound starts a new START_MS phase ...
 START_MS = 500  # ... in which the echo estimate is learnt and applied apart (AEC3 leaks more there)
-ONSET_FRAME_MS = 10  # ms per frame of the onset detector: the echo filters' frame
 ONSET_VAD_MODE = 3  # webrtcvad's strictest mode there: residual echo must not pass as voice
 # dB the onset detector's gate stands above the endpointer's (speaking_threshold_db): its false holds
 # on the bench's echo came 0-2 dB over a gate at the threshold, the users' onsets rise 3-10 dB a frame
@@ -125,7 +124,6 @@ ONSET_MARGIN_DB = 3.0
 # windows above): the linear filter has no delay estimator and re-adapts for seconds, its output
 # about as loud as the echo itself meanwhile (the bench: false holds 0-2 dB over the -10 dB floor)
 ONSET_MOVED_COUPLING_DB = 0.0
-SAMPLE_RATE = 16000  # Hz of the mic blocks
 
 
 class EchoEstimate:
@@ -271,19 +269,18 @@ class OnsetDetector:
         self.threshold_db = threshold_db + ONSET_MARGIN_DB
         self.estimate = EchoEstimate(tail_ms)
         self.vad = webrtcvad.Vad(ONSET_VAD_MODE)
-        self.frame = SAMPLE_RATE * ONSET_FRAME_MS // 1000  # samples
         self.voiced_until_ns = 0  # mic time where the last frame above the gate ended
         self.margins: list[float] = []  # the last block's voiced frames, dB over the gate (for the bench)
 
     def accept(self, linear: np.ndarray, t_ns: int, learn: bool, floor_db: float | None) -> None:
         """A block of the linear filter's output from mic time t_ns. `learn`: only the assistant
         can be audible; `floor_db`: the least coupling to assume (the echo path just moved)."""
-        frame_ns = ONSET_FRAME_MS * MS
+        frame_ns = FRAME_MS * MS  # the echo filters' frame
         self.margins = []
-        for i in range(len(linear) // self.frame):
-            samples, at = linear[i * self.frame : (i + 1) * self.frame], t_ns + i * frame_ns
+        for i in range(len(linear) // FRAME):
+            samples, at = linear[i * FRAME : (i + 1) * FRAME], t_ns + i * frame_ns
             # every frame: webrtcvad adapts to the signal it is given (a fresh one misses quiet onsets)
-            voiced = self.vad.is_speech(to_pcm16(samples), SAMPLE_RATE, self.frame)
+            voiced = self.vad.is_speech(to_pcm16(samples), SAMPLE_RATE, FRAME)
             played = self.estimate.played_db(at)
             if played is None:
                 continue  # nothing audible: the endpointer hears the user unhindered
@@ -312,7 +309,11 @@ class BargeIn:
         self.endpointer = endpointer
         self.echo = echo
         self.estimate = EchoEstimate(ECHO_TAIL_MS + cfg.echo_delay_ms)
-        self.onset = OnsetDetector(cfg.speaking_threshold_db, ECHO_TAIL_MS + cfg.echo_delay_ms)
+        self.onset = (  # only when asked for: it learns from every block the player plays
+            OnsetDetector(cfg.speaking_threshold_db, ECHO_TAIL_MS + cfg.echo_delay_ms)
+            if cfg.onset_detector
+            else None
+        )
         self.onset_ns: int | None = None  # speech that started while the assistant was answering
         self.hold_ns: int | None = None  # mic time of the block that last held playback
         self.interrupted = None  # the turn this utterance interrupted once confirmed (False: none was left)
@@ -330,7 +331,8 @@ class BargeIn:
         """The player's far end (playback thread): to the echo canceller and to the echo estimate."""
         self.echo.reference(samples, t_ns)
         self.estimate.reference(samples, t_ns)
-        self.onset.estimate.reference(samples, t_ns)
+        if self.onset is not None:
+            self.onset.estimate.reference(samples, t_ns)
 
     def before(self, samples: np.ndarray, t_ns: int, linear: np.ndarray | None = None) -> None:
         """Ahead of the endpointer: gate it against the echo estimate while the assistant is audible;
@@ -344,7 +346,7 @@ class BargeIn:
             or self._first_sound_after_move(t_ns)
             or self._mic_moved(t_ns)
         )
-        if linear is not None and self.cfg.enabled:
+        if linear is not None and self.onset is not None and self.cfg.enabled:
             self.onset.accept(linear, t_ns, learn, ONSET_MOVED_COUPLING_DB if moved else None)
         if played is None:
             self.endpointer.set_gate(None)
@@ -398,13 +400,15 @@ class BargeIn:
         elif self.echo_gone_ns is None:
             self.echo_gone_ns = t_ns
         voice = self._voice(t_ns, hold.is_set())
-        onset = self.onset.voiced_until_ns > t_ns  # a frame of this block, on the linear output
+        # a frame of this block, on the linear output
+        onset = self.onset is not None and self.onset.voiced_until_ns > t_ns
         if (voice or onset) and self.pipe.busy and not hold.is_set():
             hold.set()
             self.onset_holds += not voice
             self.hold_ns = self.restarted_ns = t_ns
             self.estimate.discard()
-            self.onset.estimate.discard()
+            if self.onset is not None:
+                self.onset.estimate.discard()
             self.learn_after_ns = t_ns + LEARN_PAUSE_MS * MS
         elif (
             not voice

@@ -361,7 +361,7 @@ def test_echo_estimate_learns_the_start_of_a_clause_apart():
     assert est.coupling(start) == pytest.approx(-10.0) and est.coupling(steady) == pytest.approx(-30.0)
 
 
-def _converged_barge_in():
+def _converged_barge_in(onset_detector: bool = False):
     """A BargeIn over a converged canceller (echo 45 dB below what plays, in both phases), and the
     list its endpointer's reference levels are appended to."""
     from assistant.bargein import BargeIn
@@ -373,7 +373,10 @@ def _converged_barge_in():
         state=State.SPEECH, set_gate=lambda db: None, set_reference_level=levels.append
     )
     barge = BargeIn(
-        BargeinConfig(), SimpleNamespace(hold=threading.Event(), busy=True), endpointer, echo=None
+        BargeinConfig(onset_detector=onset_detector),
+        SimpleNamespace(hold=threading.Event(), busy=True),
+        endpointer,
+        echo=None,
     )
     for start in (True, False):
         for _ in range(MIN_HISTORY):
@@ -558,7 +561,7 @@ def test_an_onset_on_the_linear_output_holds_playback_before_the_gate_opens(spok
     from assistant.bargein import HISTORY_FRAMES
     from assistant.vad import State
 
-    barge, _ = _converged_barge_in()
+    barge, _ = _converged_barge_in(onset_detector=True)
     ep = barge.endpointer
     ep.state, ep.voiced_until_ns, ep.recent_voicing = State.SILENCE, 0, (False,) * 5
     for start in (True, False):

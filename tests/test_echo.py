@@ -300,7 +300,7 @@ def test_the_onset_detector_is_dropped_with_one_warning_without_libspeexdsp(monk
     def missing():
         raise OSError("libspeexdsp not found")
 
-    monkeypatch.setattr(echo, "linear_filter", missing)
+    monkeypatch.setattr(echo, "load_speexdsp", missing)
     with caplog.at_level(logging.WARNING):
         canceller = echo.make_echo_canceller("webrtc", onset_detector=True)
     if isinstance(canceller, echo.PassThrough):

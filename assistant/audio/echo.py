@@ -467,7 +467,7 @@ def make_echo_canceller(
         return PassThrough()
     if onset_detector:
         try:
-            linear_filter().close()
+            load_speexdsp()  # what can fail; the filter itself is made in build()
         except OSError as err:
             log.warning("barge-in onset detector unavailable (%s); AEC3's output alone holds playback", err)
             onset_detector = False
