@@ -75,6 +75,13 @@ def read_manifest(split_dir: Path, max_seconds: float = 20.0) -> list[dict]:
     return [r for r in rows if r["duration"] <= max_seconds and r["text"]]
 
 
+def repeat_engines(rows: list[dict], repeat: list[str]) -> list[dict]:
+    """Each row whose voice comes from an engine named ENGINE=K in `repeat` K times over (e.g.
+    kokoro=5: a few thousand utterances of natural-sounding voices beside 30,000 of the others)."""
+    times = {engine: int(k) for engine, k in (item.split("=") for item in repeat)}
+    return [r for r in rows for _ in range(times.get(r["voice"].split(":")[0], 1))]
+
+
 def load_wave(path: str) -> np.ndarray:
     wave, sr = sf.read(path, dtype="float32", always_2d=True)
     assert sr == 16000, f"{path}: {sr} Hz"
@@ -521,7 +528,7 @@ class Trainer:
         chunk_rng = random.Random(args.seed + s["step"])
         gen = torch.Generator().manual_seed(args.seed + s["step"])
         while s["epoch"] < args.epochs:
-            rows = read_manifest(args.data / "train")
+            rows = repeat_engines(read_manifest(args.data / "train"), args.repeat)
             curriculum = s["step"] < args.curriculum_steps
             if curriculum:  # SortaGrad-like start: short utterances only, until CTC finds the acoustics
                 rows = [
@@ -690,6 +697,13 @@ def parse_args() -> argparse.Namespace:
         type=float,
         default=0.0,
         help="share of training utterances heard through an 8 kHz channel (narrowband)",
+    )
+    p.add_argument(
+        "--repeat",
+        nargs="*",
+        default=[],
+        metavar="ENGINE=K",
+        help="take each training utterance of these voices (make_dataset's engine names) K times an epoch",
     )
     p.add_argument(
         "--export", type=Path, help="write an inference checkpoint from OUT/best.pt (or --from) and exit"

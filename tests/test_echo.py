@@ -307,3 +307,94 @@ def test_the_onset_detector_is_dropped_with_one_warning_without_libspeexdsp(monk
         pytest.skip("webrtc unavailable here")
     assert canceller.make_linear is None
     assert len([r for r in caplog.records if "onset detector" in r.getMessage()]) == 1
+
+
+# ---- following the echo's delay (the linear filter's pairing) -----------------------------------
+
+
+def test_a_reference_block_that_does_not_follow_on_counts_as_a_move():
+    timeline = echo.ReferenceTimeline(10000, resync=320)
+    timeline.write(np.ones(160, np.float32), 0)
+    timeline.write(np.ones(160, np.float32), 160 + echo.MOVE_TOLERANCE)  # stamp rounding: no move
+    assert timeline.moves == 0
+    timeline.write(np.ones(160, np.float32), timeline.end + 40)  # an underflow's slip, within resync
+    timeline.write(np.ones(160, np.float32), timeline.end + 40)  # ... the blocks after it keep it
+    assert timeline.moves == 1 and timeline.end == 640
+    timeline.write(np.zeros(0, np.float32), 500)  # playback stopped
+    timeline.write(np.ones(160, np.float32), 4000)  # the stream restarted
+    assert timeline.moves == 3
+
+
+def test_the_delay_tracker_finds_the_echo_delay_and_confirms_it_only_when_sure():
+    rng = np.random.default_rng(0)
+    base, span, n, delay = 0, 4000, 8000, 1234
+    ref = rng.standard_normal(n + span).astype(np.float32) * 0.1  # from index w - base - span
+    # mic[t] (index w + t) hears the reference from index w + t - delay, at half amplitude
+    mic = 0.5 * ref[span - delay + base : span - delay + base + n] + rng.standard_normal(n) * 0.005
+    sure = echo.DelayTracker(base, span)
+    assert sure.estimate(mic, ref) is None  # one estimate is not enough while nothing moved
+    assert sure.estimate(mic, ref) == delay
+    unsure = echo.DelayTracker(base, span)
+    assert unsure.estimate(mic, ref, sure=False) == delay  # after a move one clear peak is
+    talking = rng.standard_normal(n).astype(np.float32) * 0.1  # a voice that is not the echo
+    assert unsure.estimate(talking, ref, sure=False) is None
+    assert unsure.estimate(talking, ref) is None and unsure.delay == delay and unsure.moves == 0
+
+
+def test_the_linear_filter_follows_an_echo_that_moved_against_its_stamps(bench):
+    """A second answer on a restarted stream whose stamps are 15 ms early (the player re-stamps at
+    each restart; the bench measured moves of 1-21 ms): with the delay followed, the linear filter
+    rests until it has found the echo again, then cancels it as it learnt to in the first answer;
+    without, it must learn it anew and leaves most of it for seconds."""
+    pytest.importorskip("pyroomacoustics")
+    speech = bench.piper_speech(bench.FAR_TEXT) * 0.5
+    ir_speaker, _ = bench.room_irs()
+    block, ahead = SAMPLE_RATE * bench.BLOCK_MS // 1000, SAMPLE_RATE * bench.PLAY_AHEAD_MS // 1000
+    path, moved = 40 * SAMPLE_RATE // 1000, 15 * SAMPLE_RATE // 1000  # samples
+    first = SAMPLE_RATE // 2
+    stop = -(-(first + len(speech)) // block) * block  # the first answer ends, the stream stops ...
+    second = stop + SAMPLE_RATE  # ... and the next answer starts on a stream restarted before it
+    restart = second - 10 * block
+    n = second + len(speech) + SAMPLE_RATE // 2
+    played = np.zeros(n, np.float32)
+    played[first : first + len(speech)] = played[second : second + len(speech)] = speech
+    heard = np.convolve(bench.laptop_speaker(played), ir_speaker)[: n - path]
+    mic = np.concatenate([np.zeros(path, np.float32), heard]).astype(np.float32) * 0.3
+    mic[second + path :] = np.concatenate([np.zeros(moved, np.float32), mic[second + path : n - moved]])
+    mic += np.random.default_rng(0).standard_normal(n).astype(np.float32) * 10 ** (-70 / 20)
+
+    def run(track: bool) -> tuple[np.ndarray, np.ndarray]:
+        canceller = echo.TimedEchoCanceller("webrtc", 0, make_linear=echo.linear_filter, track_delay=track)
+        try:
+            canceller.build()
+        except (ImportError, OSError) as err:
+            pytest.skip(f"webrtc or libspeexdsp unavailable: {err}")
+        linear, rested, fed = np.zeros(n, np.float32), np.zeros(n, bool), 0
+        for start in range(0, n - block + 1, block):
+            while fed < min(start + ahead, n - block + 1):
+                if fed == stop:
+                    canceller.reference(np.zeros(0, np.float32), stamp(fed))
+                if not stop <= fed < restart:  # the restarted stream's stamps are `moved` early
+                    canceller.reference(played[fed : fed + block], stamp(fed if fed < stop else fed - moved))
+                fed += block
+            _, lin = canceller.process_both(mic[start : start + block], stamp(start))
+            if lin is None:
+                rested[start : start + block] = True
+            else:
+                linear[start : start + block] = lin
+        return linear, rested
+
+    def erle_db(linear: np.ndarray, a: float, b: float) -> float:
+        span = slice(second + int(a * SAMPLE_RATE), second + int(b * SAMPLE_RATE))
+        return bench.energy_db(mic[span]) - bench.energy_db(linear[span])
+
+    followed, rested = run(track=True)
+    assert rested[second : second + SAMPLE_RATE // 8].all()  # found again only after some echo
+    assert not rested[second + SAMPLE_RATE :].any()
+    assert erle_db(followed, 1, 3) >= 20
+    # primed on what it rested through, it cancels from its first frame back (not after its tail)
+    back = (second + int(np.argmin(rested[second:]))) / SAMPLE_RATE - second / SAMPLE_RATE
+    assert erle_db(followed, back, back + 0.2) >= 10  # unprimed: 3 dB
+    stamped, rested = run(track=False)
+    assert not rested.any()
+    assert erle_db(stamped, 1, 3) <= erle_db(followed, 1, 3) - 10

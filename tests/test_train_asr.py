@@ -197,3 +197,14 @@ def test_spec_augment_masks_bands_and_spans_within_their_limits():
     assert (spans[:8].sum(1) <= 2 * 30).all()  # 400 frames: 2 spans of ≤ 30
     assert (spans[8:].sum(1) <= 12).all()  # 120 frames: 1 span of ≤ a tenth
     assert torch.equal(out[~masked], feats[~masked])  # nothing else changes
+
+
+def test_repeat_takes_an_engines_utterances_k_times_and_the_rest_once():
+    rows = [
+        {"voice": "kokoro:af_bella", "n": 0},
+        {"voice": "espeak:en-us+m3", "n": 1},
+        {"voice": "kokoro:bm_lewis", "n": 2},
+    ]
+    repeated = train_asr.repeat_engines(rows, ["kokoro=3"])
+    assert [r["n"] for r in repeated] == [0, 0, 0, 1, 2, 2, 2]
+    assert train_asr.repeat_engines(rows, []) == rows
