@@ -121,8 +121,8 @@ ONSET_VAD_MODE = 3  # webrtcvad's strictest mode there: residual echo must not p
 # on the bench's echo came 0-2 dB over a gate at the threshold, the users' onsets rise 3-10 dB a frame
 ONSET_MARGIN_DB = 3.0
 # dB: the least coupling the onset detector assumes while the echo path has just moved (the floor
-# windows above): the linear filter has no delay estimator and re-adapts for seconds, its output
-# about as loud as the echo itself meanwhile (the bench: false holds 0-2 dB over the -10 dB floor)
+# windows above): until the linear filter has found the echo again its output is louder (the bench,
+# before it followed the delay: false holds 0-2 dB over the -10 dB floor)
 ONSET_MOVED_COUPLING_DB = 0.0
 
 
@@ -256,13 +256,15 @@ class OnsetDetector:
     while the echo path has just moved. It only starts holds: releasing, confirming and recognizing
     stay with AEC3's output.
 
-    Off by default. In the barge-in bench (A/B, 2 x 30 barge-ins without, 3 x 30 with; README) it
-    stopped 86% of barge-ins within 150 ms against 78%, but held the answer on its own echo 1.2-2.1
-    times a minute against 0.4-0.8. Most of those came in bursts where the linear output rose to
-    about the echo's own level for 0.1-0.2 s in mid-clause, once or twice a run, while AEC3's output
-    stayed clean; the floors after a restart, an underflow or a mic re-anchor did not cover them,
-    and their cause is not found yet (the filter has no delay estimator; a slip of the echo path
-    would do this).
+    Off by default. Its false holds of 2026-11-25 (1.2-2.1 a minute against 0.4-0.8 without, in
+    bursts where the linear output rose to the echo's own level) came from the echo moving against
+    the reference at every restart, underflow and mic re-anchor, by 1-21 ms, and the filter
+    learning the path anew for seconds each time; it now follows the echo's delay instead
+    (`audio.echo.DelayTracker`; its output is None while it rests). In the bench since (README,
+    Measured, 2026-11-26): 0-1.2 false holds a minute with it, 0-0.8 without, and a median stop of
+    33-41 ms against 65-80, but 83% of barge-ins within 150 ms against 87%: most slow ones begin in
+    a clause's first START_MS, where it does not hold (allowed there and without the floor after a
+    move, it held 45-66 times a minute, ~220 ms into the clauses that follow a hold's restart).
     """
 
     def __init__(self, threshold_db: float, tail_ms: float) -> None:
