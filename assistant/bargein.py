@@ -256,15 +256,15 @@ class OnsetDetector:
     while the echo path has just moved. It only starts holds: releasing, confirming and recognizing
     stay with AEC3's output.
 
-    Off by default. Its false holds of 2026-11-25 (1.2-2.1 a minute against 0.4-0.8 without, in
-    bursts where the linear output rose to the echo's own level) came from the echo moving against
-    the reference at every restart, underflow and mic re-anchor, by 1-21 ms, and the filter
-    learning the path anew for seconds each time; it now follows the echo's delay instead
-    (`audio.echo.DelayTracker`; its output is None while it rests). In the bench since (README,
-    Measured, 2026-11-26): 0-1.2 false holds a minute with it, 0-0.8 without, and a median stop of
-    33-41 ms against 65-80, but 83% of barge-ins within 150 ms against 87%: most slow ones begin in
-    a clause's first START_MS, where it does not hold (allowed there and without the floor after a
-    move, it held 45-66 times a minute, ~220 ms into the clauses that follow a hold's restart).
+    On by default since 2026-11-26. Its false holds of 2026-11-25 (1.2-2.1 a minute against 0.4-0.8
+    without, in bursts where the linear output rose to the echo's own level) came from the echo
+    moving against the reference at every restart, underflow and mic re-anchor, by 1-21 ms, and the
+    filter learning the path anew for seconds each time; it now follows the echo's delay instead
+    (`audio.echo.DelayTracker`; its output is None while it rests). Kept out of clause starts, it
+    then stopped 83% of the bench's barge-ins within 150 ms against 87% without, most slow ones
+    beginning in a clause's first START_MS; allowed there (the floor after a move kept), 58 of 60,
+    with 0-0.8 false holds a minute against 0-0.8 (README, Measured, 2026-11-26). Without that floor
+    it held 45-66 times a minute, ~220 ms into the clauses that follow a hold's restart.
     """
 
     def __init__(self, threshold_db: float, tail_ms: float) -> None:
@@ -296,9 +296,9 @@ class OnsetDetector:
             if voiced:
                 self.margins.append(db - gate)
             # Only once the estimate has seen a few clause starts (its first frames' p99 is a max of
-            # few), and not in a clause's first START_MS: there its false holds on the bench's echo
-            # came (the linear filter leaks more at onsets), while the onsets it heard first did not.
-            if voiced and db >= gate and self.estimate.settled() and not self.estimate.starting(at):
+            # few). Clause starts are where AEC3 holds the user back longest, so it acts there too
+            # (until its filter followed the echo's delay, its false holds came from there).
+            if voiced and db >= gate and self.estimate.settled():
                 self.voiced_until_ns = at + frame_ns
 
 

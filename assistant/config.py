@@ -148,7 +148,7 @@ class BargeinConfig(Section):
     echo_cancel: Literal["webrtc", "speex", "off"] = "webrtc"
     speaking_threshold_db: float = Field(10.0, ge=0, le=60)
     echo_delay_ms: int = Field(0, ge=0, le=500)
-    onset_detector: bool = False
+    onset_detector: bool = True
     stop_phrases: list[str] = Field(
         default_factory=lambda: ["stop", "wait", "cancel", "pause", "hold on", "be quiet", "quiet", "enough"]
     )
