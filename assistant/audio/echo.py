@@ -563,8 +563,8 @@ class TimedEchoCanceller:
     def _prime_linear(self, end: int) -> None:
         """Run the linear filter over the last SPEEX_TAIL_MS of mic before `end`, paired anew, output
         dropped: its history of reference was from before it rested, and for that long after it
-        resumed its output would be off (bench: 10-25 dB over the detector's gate ~220 ms into
-        every clause that followed a hold)."""
+        resumed its output would be off (a bench run replayed: over the first 200 ms after each of
+        35 resumes it took 10.6 dB of echo out at the median unprimed, 24.2 dB primed)."""
         frames = SPEEX_TAIL_MS * SAMPLE_RATE // 1000 // FRAME
         for start in range(end - frames * FRAME, end, FRAME):
             mic = self._mic_history.read(start, FRAME)
