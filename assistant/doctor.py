@@ -22,6 +22,7 @@ def run_checks(cfg: Config) -> Iterator[Check]:
         ("recognizer", lambda: _asr(cfg)),
         ("microphone", lambda: _device(cfg.audio.input_device, "input")),
         ("speaker", lambda: _device(cfg.audio.output_device, "output")),
+        ("echo cancellation", lambda: _echo(cfg)),
         ("memory database", lambda: _memory(cfg)),
         ("latency log", lambda: _writable_dir(cfg.metrics.latency_log_path.parent)),
     ):
@@ -98,6 +99,27 @@ def _device(spec, kind: str) -> str:
             raise RuntimeError(f"no {kind} device found; fix: connect one, or start PulseAudio/PipeWire")
         return f"system default: {default['name']}"
     return f"{index}: {devices[index]['name']}"
+
+
+def _echo(cfg: Config) -> str:
+    """The configured canceller and the onset detector's linear filter load (`assistant run` would
+    otherwise fall back with a warning: the raised VAD threshold, or AEC3's output alone)."""
+    from assistant.audio.echo import load_speexdsp, make_echo_canceller
+
+    b = cfg.bargein
+    if not b.enabled or b.echo_cancel == "off":
+        return "off: the raised VAD threshold while the assistant speaks"
+    if not make_echo_canceller(b.echo_cancel, b.echo_delay_ms).active:
+        fix = "pip install livekit" if b.echo_cancel == "webrtc" else "apt-get install libspeexdsp1"
+        raise RuntimeError(f"{b.echo_cancel} does not load; fix: {fix}, or set [bargein] echo_cancel")
+    if not b.onset_detector:
+        return b.echo_cancel
+    try:
+        load_speexdsp()
+    except OSError as err:
+        fix = "or set [bargein] onset_detector = false"
+        raise RuntimeError(f"{err}, for the onset detector; {fix}") from None
+    return f"{b.echo_cancel}, with the onset detector's linear filter (libspeexdsp)"
 
 
 def _memory(cfg: Config) -> str:

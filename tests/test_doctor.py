@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from assistant import doctor
-from assistant.config import Config, LlmConfig
+from assistant.config import BargeinConfig, Config, LlmConfig
 
 
 def test_the_embedded_llm_loads_and_prefills():
@@ -33,3 +33,21 @@ def test_a_crash_in_the_child_is_reported_with_the_fix(monkeypatch):
         "llama.cpp crashed (signal 11) on its first prefill; "
         "fix: run scripts/setup.sh again, which builds it for this CPU"
     )
+
+
+def test_the_echo_check_names_the_canceller_and_the_onset_detectors_filter():
+    assert doctor._echo(Config()) == "webrtc, with the onset detector's linear filter (libspeexdsp)"
+    off = Config().model_copy(update={"bargein": BargeinConfig(echo_cancel="off")})
+    assert doctor._echo(off).startswith("off")
+
+
+def test_a_missing_libspeexdsp_is_one_line_with_the_fix(monkeypatch):
+    from assistant.audio import echo
+
+    def missing():
+        raise OSError("libspeexdsp not found (apt install libspeexdsp1, or pip install speexdsp-ns)")
+
+    monkeypatch.setattr(echo, "load_speexdsp", missing)
+    ok, what, detail = doctor._guarded("echo cancellation", lambda: doctor._echo(Config()))
+    assert not ok and what == "echo cancellation" and "\n" not in detail
+    assert detail.endswith("for the onset detector; or set [bargein] onset_detector = false")
