@@ -81,9 +81,9 @@ listener 40-55 ms after its first sample (capture block, resampler, canceller), 
 stops within a block. Holding at the first voiced frame rather than at the endpointer's onset
 (three of five) saves 40 ms, which the 150 ms bound needs on the loaded development machine (three
 frames: a median of 155 ms). Playback goes on after a false hold from the last pause before the
-cut; see the README, "Barge-in", for how often the bench measures false holds. The optional onset
-detector (`[bargein] onset_detector`) holds sooner where AEC3's suppressor is what delays the first
-voiced frame, at the cost of more false holds (see `OnsetDetector`).
+cut; see the README, "Barge-in", for how often the bench measures false holds. The onset detector
+(`[bargein] onset_detector`, on by default) holds sooner where AEC3's suppressor is what delays the
+first voiced frame (see `OnsetDetector`).
 """
 
 from __future__ import annotations
