@@ -262,8 +262,8 @@ class OnsetDetector:
     filter learning the path anew for seconds each time; it now follows the echo's delay instead
     (`audio.echo.DelayTracker`; its output is None while it rests). Kept out of clause starts, it
     then stopped 83% of the bench's barge-ins within 150 ms against 87% without, most slow ones
-    beginning in a clause's first START_MS; allowed there (the floor after a move kept), 58 of 60,
-    with 0-0.8 false holds a minute against 0-0.8 (README, Measured, 2026-11-26). Without that floor
+    beginning in a clause's first START_MS; allowed there (the floor after a move kept), 88 of 90,
+    with 0-1.2 false holds a minute against 0-0.8 (README, Measured, 2026-11-26). Without that floor
     it held 45-66 times a minute, ~220 ms into the clauses that follow a hold's restart.
     """
 
