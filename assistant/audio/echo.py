@@ -552,7 +552,7 @@ class TimedEchoCanceller:
         mic = self._mic_history.read(start, window)
         with self._ref_lock:
             ref = self._timeline.read(start - tracker.base - tracker.span, window + tracker.span)
-        delay = tracker.estimate(mic, ref, sure=self._unsure_from is None)
+        delay = tracker.estimate(mic, ref, sure=not unsure)
         if delay is not None:
             self._linear_pair, self._unsure_from = max(0, delay - LEAD_MS * ms), None
             if unsure:
@@ -578,16 +578,19 @@ class TimedEchoCanceller:
 
     def _frame(self, mic: np.ndarray, at: int) -> tuple[np.ndarray, np.ndarray | None]:
         """One frame → (cleaned, the linear filter's output or None), float32."""
+        resting = self._linear is None or self._unsure_from is not None  # no linear output
         with self._ref_lock:
             ref = self._timeline.read(at - self._lag, FRAME)
-            same = self._linear_pair == self._lag
-            linear_ref = ref if same else self._timeline.read(at - self._linear_pair, FRAME)
+            if resting or self._linear_pair == self._lag:
+                linear_ref = ref
+            else:
+                linear_ref = self._timeline.read(at - self._linear_pair, FRAME)
         if np.abs(ref).max() > AUDIBLE:
             self._heard += FRAME
             self._unsure_heard += FRAME
         mic16 = to_pcm16(mic)
         cleaned = self._backend.cancel(mic16, to_pcm16(ref)).astype(np.float32) / INT16_MAX
-        if self._linear is None or self._unsure_from is not None:
+        if resting:
             return cleaned, None
         return cleaned, self._linear.cancel(mic16, to_pcm16(linear_ref)).astype(np.float32) / INT16_MAX
 
