@@ -7,7 +7,10 @@ its own voice, heard back through the microphone, ever stops it.
     python scripts/bench_bargein.py --config my.toml         # e.g. other [audio] block_ms or [vad] keys
     python scripts/bench_bargein.py --details bi.json        # each barge-in and self-interruption,
                                                              # the echo profile, mic re-anchors, underflows
+                                                             # and the echo's delay over time (events_s)
     python scripts/bench_bargein.py --loopback-adjust-s 10   # an echo path whose delay moves
+    python scripts/bench_bargein.py --speaker-drive 1        # a speaker that distorts (swh-plugins)
+    python scripts/bench_bargein.py --load 3                 # three busy loops beside the assistant
 
 The scene: a private PulseAudio server (`Pulse` from tests/conftest.py). The assistant plays to a null
 sink whose monitor is looped back into the microphone (module-loopback), as laptop speakers would
@@ -29,7 +32,8 @@ Columns, per `[bargein] echo_cancel` mode:
     within 150 ms    barge-ins whose stop latency was at most 150 ms / attempted
     stopped          barge-ins after which the speaker went silent within STOP_WINDOW_S / attempted
     interrupted      of those, turns that were interrupted (the latency log's `interrupted`)
-    self-int.        answers interrupted, or turns started, with nobody talking / M long answers
+    self-int.        long answers interrupted, or followed by a turn, with nobody talking / M (an
+                     answer cut by its own echo, which then becomes a turn, counts once)
     answer min       minutes of those answers
     holds/min        playback holds per minute of those answers (false holds on the assistant's own
                      echo)
@@ -55,13 +59,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from scipy.signal import fftconvolve
+from scipy.signal import fftconvolve, resample_poly
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from assistant import config, listen, vad  # noqa: E402
 from assistant.audio.files import read_audio, write_wav  # noqa: E402
 from assistant.config import AsrConfig, Config, MemoryConfig, MetricsConfig  # noqa: E402
+from assistant.tts import PiperTts  # noqa: E402
 
 RATE = 16_000  # Hz of the recordings and of the speech kept for correlation
 NS = 1_000_000_000  # ns per s
@@ -189,8 +194,24 @@ class GateTrace:
         self.bargein, before = bargein, bargein.before
         endpointer = bargein.endpointer
 
+        # when the player's stream ran dry and when the canceller re-anchored the mic: (t_ns, what)
+        self.events: list[tuple[int, str]] = []
+        self._counts = (0, 0)
+        self._delay: int | None = None  # the linear filter's echo delay in samples (`DelayTracker`)
+
         def traced(samples: np.ndarray, t_ns: int, linear: np.ndarray | None = None) -> None:
             before(samples, t_ns, linear)
+            anchor = getattr(bargein.echo, "mic_anchor", None)
+            reanchors = anchor.reanchors if anchor is not None else 0
+            counts = (getattr(bargein.pipe.sink, "underflows", 0), reanchors)
+            for what, old, new in zip(("underflow", "reanchor"), self._counts, counts, strict=True):
+                self.events += [(t_ns, what)] * (new - old)
+            self._counts = counts
+            tracker = getattr(bargein.echo, "tracker", None)
+            delay = tracker.delay if tracker is not None else None
+            if delay != self._delay:
+                self.events.append((t_ns, f"echo delay {delay}"))
+                self._delay = delay
             played, gate = bargein.estimate.played_db(t_ns), endpointer.gate_level_db
             if played is None or gate is None:
                 return
@@ -237,6 +258,18 @@ class GateTrace:
             }
             for b, v in bins.items()
         ]
+
+    def around(self, t_ns: int, since_ns: int, before_ms: int = 1500, after_ms: int = 500) -> list:
+        """The gate's blocks around `t_ns`: (ms from `since_ns`, heard - gate dB, floor, clause start,
+        held, the onset detector's dB over its gate or None)."""
+        onset = {t: m for t, m, *_ in self.onset}
+        lo, hi = t_ns - before_ms * 1_000_000, t_ns + after_ms * 1_000_000
+        return [
+            (round((t - since_ns) / 1e6), round(heard - gate, 1), floor, starting, held,
+             None if onset.get(t) is None else round(onset[t], 1))
+            for t, heard, gate, floor, starting, _, _, held in self.rows
+            if lo <= t < hi
+        ]  # fmt: skip
 
     def at_onset(self, onset_ns: int, window_ns: int = NS) -> dict:
         """Whether a floor, or a clause start's echo estimate, was on in the first 100 ms after the
@@ -326,6 +359,19 @@ async def wait_for(condition, timeout: float, step: float = 0.02) -> bool:
             return False
         await asyncio.sleep(step)
     return True
+
+
+async def settled(live: Live, quiet_s: float = 2.0, timeout: float = 180.0) -> None:
+    """Wait until no turn has been busy or started for `quiet_s`: between a question's endpoint and
+    its turn the pipe is idle, and a long request said there interrupted the question's answer (it
+    counted as a self-interruption once, 2026-11-26)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        await wait_for(lambda: not live.pipe.busy, timeout)
+        turn = live.pipe.current
+        await asyncio.sleep(quiet_s)
+        if not live.pipe.busy and live.pipe.current is turn:
+            return
 
 
 async def answer_playing(live: Live, pulse, question: Speech, timeout: float = 60.0):
@@ -498,6 +544,14 @@ async def long_answers(live: Live, pulse, question: Speech, m: int, timeout: flo
                     "hold_sets_ms": since_start(hold.sets),
                     "hold_clears_ms": since_start(hold.clears),
                     "user_text": turn.user_text,
+                    # underflows, mic re-anchors and moves of the echo's delay, ms from turn_start
+                    "events_ms": [
+                        (round((t - start_ns) / 1e6), what)
+                        for t, what in live.trace.events
+                        if t >= start_ns - NS
+                    ],
+                    # the gate around the last hold: what let the echo through
+                    "gate_at_last_hold": live.trace.around(hold.sets[-1], start_ns) if hold.sets else [],
                 }
             )
     return result
@@ -510,18 +564,24 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
     cfg = make_config(folder / mode, mode, args.asr, args.max_tokens, args.config)
     questions = [make_speech(q, folder) for q in QUESTIONS]
     live = await Live(cfg).start()
+    # busy loops at normal priority beside the assistant: a laptop doing something else too
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.load)]
     try:
         pulse.loopback(True, args.volume, args.loopback_adjust_s)
         # A first answer plays a while: the loopback settles its latency (module-loopback adapts it
         # over several seconds, an artifact of the rig) and AEC3 converges; then the barge-ins.
         await answer_playing(live, pulse, questions[0])
         await asyncio.sleep(WARMUP_S)
+        first_ns = time.perf_counter_ns()
         results = await barge_ins(live, pulse, questions, args.n)
-        await wait_for(lambda: not live.pipe.busy, 180.0)
+        await settled(live)
         pulse.loopback(True, args.echo_volume, args.loopback_adjust_s)
         alone_ns = time.perf_counter_ns()
         answers = await long_answers(live, pulse, make_speech(LONG_REQUEST, folder), args.m)
     finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
         pulse.loopback(False)
         await live.stop()
     latencies = [r.latency_ms for r in results if r.latency_ms is not None]
@@ -548,6 +608,8 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
             ],
             "mic_reanchors": mic_reanchors,  # how often the canceller moved the mic against its count
             "output_underflows": getattr(live.pipe.sink, "underflows", None),  # each re-stamps the reference
+            # underflows, mic re-anchors and moves of the echo's delay, s from the first barge-in
+            "events_s": [(round((t - first_ns) / NS, 2), what) for t, what in live.trace.events],
             # holds the onset detector started before the endpointer's gate opened ([bargein] onset_detector)
             "onset_holds": live.listener.bargein.onset_holds,
             "barge_ins": [
@@ -565,11 +627,25 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
     }
 
 
+def speaker_distortion_db(conftest, pulse, args) -> float:
+    """The speaker's nonlinearity, measured on a sentence of the configured voice: dB of what it plays
+    that no linear filter can model (see conftest.speaker_distortion_db)."""
+    tts = PiperTts((config.load(args.config) if args.config else Config()).tts).build()
+    text = "Once upon a time a dragon slept under the old mountain, and the knights sang of it at night."
+    voice = np.concatenate(list(tts.synthesize(text)))
+    reference = resample_poly(voice, conftest.RECORD_RATE, tts.sample_rate).astype(np.float32)
+    return conftest.speaker_distortion_db(pulse, reference)
+
+
 def table(rows: list[dict], args) -> str:
     adjust = args.loopback_adjust_s
     delay = f"echo delay re-adjusted every {adjust} s" if adjust else "fixed echo delay"
+    drive = args.speaker_drive
+    speaker = f"a speaker distorting at drive {drive}" if drive else "a linear speaker"
+    load = f"; {args.load} busy loops beside it" if args.load else ""
     lines = [
-        f"Barge-in (loopback volume {args.volume} talked over, {args.echo_volume} answering alone; {delay})",
+        f"Barge-in (loopback volume {args.volume} talked over, {args.echo_volume} answering alone; {delay}; "
+        f"{speaker}, {args.distortion_db:.1f} dB beyond a linear path{load})",
         "",
         "| echo_cancel | stop p50 ms | stop p95 ms | within 150 ms | stopped | interrupted | self-int. "
         "| answer min | holds/min | hold p50 ms |",
@@ -585,7 +661,7 @@ def table(rows: list[dict], args) -> str:
         lines.append(
             f"| {r['mode']} | {p50} | {p95} | {r['within_150']}/{r['n']} | {r['stopped']}/{r['n']} "
             f"| {r['interrupted']}/{r['stopped']} "
-            f"| {a.interrupted + a.extra_turns}/{a.answers} | {minutes:.1f} | {holds} | {hold_p50} |"
+            f"| {len(a.cases)}/{a.answers} | {minutes:.1f} | {holds} | {hold_p50} |"
         )
     return "\n".join(lines)
 
@@ -603,6 +679,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument(
         "--loopback-adjust-s", type=int, default=0, help="module-loopback adjust_time (0: a fixed echo delay)"
     )
+    p.add_argument(
+        "--speaker-drive", type=float, default=0.0,
+        help="distort the echo as a small speaker played loud does (SWH foverdrive; 1: -29 dB, 2: -19 dB)",
+    )  # fmt: skip
+    p.add_argument("--load", type=int, default=0, help="busy loops at normal priority beside the assistant")
     p.add_argument("--details", type=Path, help="write each barge-in and self-interruption as JSON")
     return p.parse_args(argv)
 
@@ -615,6 +696,9 @@ async def main_async(args) -> str:
     try:
         pulse.start()
         conftest._refresh_portaudio()
+        pulse.distort_speaker(args.speaker_drive)
+        args.distortion_db = speaker_distortion_db(conftest, pulse, args)
+        print(f"speaker: {args.distortion_db:.1f} dB beyond a linear path", flush=True)
         rows = []
         for mode in args.modes.split(","):
             rows.append(await bench_mode(pulse, root, mode, args))
@@ -638,6 +722,9 @@ def main(argv=None) -> int:
             fix = "apt-get install pulseaudio pulseaudio-utils espeak-ng"
             print(f"{tool} not found; fix: {fix}", file=sys.stderr)
             return 2
+    if args.speaker_drive and not Path("/usr/lib/ladspa/foverdrive_1196.so").is_file():
+        print("--speaker-drive needs SWH's LADSPA plugins; fix: apt-get install swh-plugins", file=sys.stderr)
+        return 2
     print(asyncio.run(main_async(args)))
     return 0
 

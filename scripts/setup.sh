@@ -10,8 +10,9 @@ DEV=0
 [ "${1:-}" = "--dev" ] && DEV=1
 
 RUNTIME_DEBS="libportaudio2 libsndfile1 libasound2-plugins pulseaudio pulseaudio-utils alsa-utils libspeexdsp1"
-# Tests synthesize speech with these voices and build llama.cpp from source.
-DEV_DEBS="espeak-ng flite sox build-essential cmake"
+# Tests synthesize speech with these voices, distort the virtual speaker (swh-plugins) and build
+# llama.cpp from source.
+DEV_DEBS="espeak-ng flite sox swh-plugins build-essential cmake"
 DEBS="$RUNTIME_DEBS"
 [ $DEV = 1 ] && DEBS="$DEBS $DEV_DEBS"
 

@@ -39,6 +39,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import soundfile as sf
 
 # A test run started in the background by a non-interactive shell (`cmd &` without job control, as
 # a CI script may) inherits SIGINT ignored, and so would every `assistant run` the tests start:
@@ -126,6 +127,7 @@ class Pulse:
         self._mic_keepalive: Recording | None = None
         self._loopback_module: int | None = None
         self._loopback_adjust_s = 0  # the loaded loopback's adjust_time
+        self._speaker_module: int | None = None  # a distorting speaker (module-ladspa-sink), if any
 
     @property
     def mic(self) -> Recording | None:
@@ -189,7 +191,7 @@ class Pulse:
     def restart(self) -> None:
         """Kill the server and start it again at the same socket (device failure tests)."""
         self.stop()
-        self._loopback_module = None
+        self._loopback_module = self._speaker_module = None
         self.start()
 
     def pactl(self, *args: str) -> str:
@@ -245,6 +247,60 @@ class Pulse:
                 # PulseAudio volumes are cubic: raw 65536 * g^(1/3) is a linear gain of g
                 raw = round(65536 * max(volume, 0.0) ** (1 / 3))
                 self.pactl("set-sink-input-volume", str(stream["index"]), str(raw))
+
+    def distort_speaker(self, drive: float) -> None:
+        """Make the speaker distort as a small one played loud does (0: a linear speaker again).
+
+        Players that open the default sink after this play through SWH's fast overdrive
+        (`foverdrive_1196`, a memoryless soft saturation, as module-ladspa-sink `spkdist`) into `spk`,
+        so the speaker's recording and the loopback's echo both carry the distortion and the
+        loopback's volume stays the coupling from speaker to mic, after it. On piper's speech
+        drive 1 leaves the sound 28.8 dB over what no linear filter can model (3.6% of the
+        amplitude), drive 2 19 dB (`speaker_distortion_db`). Streams already open stay where they are."""
+        if self._speaker_module is not None:
+            self.pactl("set-default-sink", "spk")
+            self.pactl("unload-module", str(self._speaker_module))
+            self._speaker_module = None
+        if drive > 0:
+            args = ["sink_name=spkdist", "sink_master=spk", "plugin=foverdrive_1196", "label=foverdrive",
+                    f"control={drive}"]  # fmt: skip
+            self._speaker_module = int(self.pactl("load-module", "module-ladspa-sink", *args))
+            self.pactl("set-default-sink", "spkdist")
+
+
+def speaker_distortion_db(pulse: Pulse, reference: np.ndarray, taps: int = 64) -> float:
+    """How far what the speaker plays of `reference` (float32 mono at RECORD_RATE, played to the
+    default sink with nothing else playing) lies from any linear echo path: the power of what a
+    least-squares FIR filter of `taps` taps cannot model, in dB under the played sound's; the median
+    over its voiced half seconds, each aligned on its own (a stream that starts late or slips must not
+    count as distortion). About -77 dB for the plain null sink; a linear echo canceller cannot take
+    the echo further down than this. (The loopback is linear, but its latency settles for seconds
+    after it is loaded, so the speaker is measured rather than the echo.)"""
+    wav = pulse.root / "distortion-probe.wav"
+    sf.write(wav, reference, RECORD_RATE)
+    start = time.perf_counter_ns()
+    done = subprocess.run(["paplay", str(wav)], env=pulse.env, capture_output=True, timeout=60)
+    if done.returncode:
+        raise RuntimeError(f"paplay {wav}: {done.stderr.decode().strip()}")
+    time.sleep(0.3)
+    played = pulse.speaker.since(start)
+    block, ratios = RECORD_RATE // 2, []
+    loud = 0.1 * np.sqrt(np.mean(reference**2))
+    for at in range(taps, len(reference) - block - taps, block):
+        x = reference[at - taps : at + block + taps]
+        if np.sqrt(np.mean(x**2)) < loud:
+            continue
+        # where this half second lies in the recording: the peak of the cross-correlation
+        size = 1 << int(np.ceil(np.log2(len(played) + len(x))))
+        corr = np.fft.irfft(np.fft.rfft(played, size) * np.conj(np.fft.rfft(x, size)), size)
+        lag = int(np.argmax(np.abs(corr[: len(played) - len(x)])))
+        # (block, taps): the reference shifted by -taps/2 .. taps/2 - 1 around that lag
+        shifted = np.stack([x[taps - k : taps - k + block] for k in range(-taps // 2, taps // 2)], axis=1)
+        out = played[lag + taps : lag + taps + block]
+        weights, *_ = np.linalg.lstsq(shifted, out, rcond=None)
+        residual = out - shifted @ weights
+        ratios.append(10 * np.log10(np.sum(residual**2) / max(np.sum(out**2), 1e-20)))
+    return float(np.median(ratios))
 
 
 def _refresh_portaudio() -> None:
