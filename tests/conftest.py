@@ -286,13 +286,14 @@ def speaker_distortion_db(pulse: Pulse, reference: np.ndarray, taps: int = 64) -
     played = pulse.speaker.since(start)
     block, ratios = RECORD_RATE // 2, []
     loud = 0.1 * np.sqrt(np.mean(reference**2))
+    size = 1 << int(np.ceil(np.log2(len(played) + block + 2 * taps)))
+    played_spectrum = np.fft.rfft(played, size)  # the same for every half second
     for at in range(taps, len(reference) - block - taps, block):
         x = reference[at - taps : at + block + taps]
         if np.sqrt(np.mean(x**2)) < loud:
             continue
         # where this half second lies in the recording: the peak of the cross-correlation
-        size = 1 << int(np.ceil(np.log2(len(played) + len(x))))
-        corr = np.fft.irfft(np.fft.rfft(played, size) * np.conj(np.fft.rfft(x, size)), size)
+        corr = np.fft.irfft(played_spectrum * np.conj(np.fft.rfft(x, size)), size)
         lag = int(np.argmax(np.abs(corr[: len(played) - len(x)])))
         # (block, taps): the reference shifted by -taps/2 .. taps/2 - 1 around that lag
         shifted = np.stack([x[taps - k : taps - k + block] for k in range(-taps // 2, taps // 2)], axis=1)
