@@ -7,6 +7,10 @@
 #   bash scripts/lent_gpu_train.sh add 2 450      # unpack part 2 (joins at the next epoch), watch
 #   bash scripts/lent_gpu_train.sh finish 3       # unpack part 3, wait for the time budget to end
 #
+# or, where the machine is lent for less (15 minutes of device time, one command of 10), all in one:
+#
+#   MAX_MINUTES=7.5 bash scripts/lent_gpu_train.sh once 1   # unpack part 1, train, bring snapshots
+#
 # Prepared here, in ignored folders that each command carries:
 #   .gpu/train_part_N.zip, .gpu/dev_part_1.zip   scripts/pack_dataset.py (training audio as Opus)
 #   .whl/   cp312 manylinux wheels of what that machine lacks: kaldi-native-fbank, soundfile, cffi,
@@ -37,7 +41,7 @@ mkdir -p $DATA/train $DATA/dev
 python3 scripts/pack_dataset.py --unpack .gpu/train_part_$PART.zip --into $DATA/train --jobs 16 || exit 1
 echo "part $PART: $(cat $DATA/train/*.jsonl | wc -l) utterances in $DATA/train"
 
-if [ "$MODE" = start ]; then
+if [ "$MODE" = start ] || [ "$MODE" = once ]; then
   nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
   python3 -c "import torch, kaldi_native_fbank, soundfile, jiwer, num2words; print(torch.__version__)" || exit 1
   # The loader processes only read WAV and apply the 8 kHz channel; log-mel is computed on the GPU
@@ -45,8 +49,8 @@ if [ "$MODE" = start ]; then
   # GPU waited on them at ~600 utterances/s.
   # --passes 4 keeps per-epoch costs small while the set is one part.
   setsid nohup python3 scripts/train_asr.py --data $DATA --out $RUN --init models/asr/conformer_ctc.pt \
-    --lr 1.2e-3 --warmup 400 --schedule cosine --max-steps 1000000 --max-minutes "${MAX_MINUTES:-24}" \
-    --curriculum-steps 0 --narrowband 0.2 --batch-seconds 800 --passes 4 --workers 14 --device-features --threads 2 \
+    --lr "${LR:-1.2e-3}" --warmup 400 --schedule cosine --max-steps 1000000 --max-minutes "${MAX_MINUTES:-24}" \
+    --curriculum-steps 0 --narrowband 0.2 --batch-seconds 800 --passes 4 --workers "${WORKERS:-14}" --device-features --threads 2 \
     --snapshot-every 250 --eval-every 500 --log-every 50 --precision auto > /tmp/train.out 2>&1 < /dev/null &
   echo $! > $RUN.pid
 fi
@@ -65,7 +69,7 @@ if [ "$MODE" = start ] || [ "$MODE" = add ]; then
   exit 0
 fi
 
-if [ "$MODE" = finish ]; then
+if [ "$MODE" = finish ] || [ "$MODE" = once ]; then
   while running; do  # the newest snapshot keeps coming back, in case time runs out
     sleep 15
     cp "$(ls -d $RUN/snapshots/* | tail -1)" $OUT/latest.pt

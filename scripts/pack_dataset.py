@@ -87,6 +87,16 @@ class Part:
         print(f"{self.path}: {self.count} utterances, {self.hours:.2f} h, {mb:.1f} MB", flush=True)
 
 
+def engines_first(rows: list[dict], first: list[str]) -> list[dict]:
+    """`rows` (already shuffled) with N of each ENGINE=N in `first` moved to the front: a part that
+    can carry a few hours then holds the voices a run is meant to learn from, beside a random rest."""
+    head: list[dict] = []
+    for engine, n in (item.split("=") for item in first):
+        head += [r for r in rows if r["voice"].split(":")[0] == engine][: int(n)]
+    taken = {id(r) for r in head}
+    return head + [r for r in rows if id(r) not in taken]
+
+
 def decode_to_wav(path: Path) -> None:
     wave, sr = sf.read(path, dtype="int16")
     sf.write(path.with_suffix(".wav"), wave, sr, subtype="PCM_16")
@@ -129,6 +139,13 @@ def main() -> None:
         default=[40.0],
         help="size of each zip in MB, one figure or one per part (the last repeats)",
     )
+    p.add_argument(
+        "--first",
+        action="append",
+        default=[],
+        metavar="ENGINE=N",
+        help="put N random utterances of ENGINE's voices first (e.g. kokoro=3500), then the rest shuffled",
+    )
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args()
@@ -142,6 +159,7 @@ def main() -> None:
 
     rows = read_manifest(args.data / args.split)
     random.Random(args.seed).shuffle(rows)
+    rows = engines_first(rows, args.first)
     args.out.mkdir(parents=True, exist_ok=True)
 
     def new_part(index: int) -> Part:

@@ -111,3 +111,12 @@ def test_a_time_budget_stops_training_with_a_snapshot_and_passes_repeat_the_rows
     assert log[-1]["msg"] == "stopped" and log[-1]["step"] < 3 * one_pass  # it stopped early
     assert (run / "last.pt").is_file()
     assert (run / "snapshots" / f"step_{log[-1]['step']:06d}.pt").is_file()
+
+
+def test_first_puts_the_named_engines_voices_ahead_of_a_random_rest():
+    rows = [{"voice": f"{engine}:v{i}", "i": i} for i, engine in enumerate(["espeak", "kokoro"] * 10)]
+    ordered = pack_dataset.engines_first(rows, ["kokoro=3"])
+    assert [r["voice"].split(":")[0] for r in ordered[:3]] == ["kokoro"] * 3
+    assert [r["i"] for r in ordered[:3]] == [1, 3, 5]  # the first three in the (shuffled) order given
+    assert sorted(r["i"] for r in ordered) == list(range(20))  # nothing lost, nothing twice
+    assert pack_dataset.engines_first(rows, []) == rows
