@@ -11,6 +11,9 @@
 #
 #   MAX_MINUTES=7.5 bash scripts/lent_gpu_train.sh once 1   # unpack part 1, train, bring snapshots
 #
+# LR sets the peak learning rate (default 1.2e-3), INIT the checkpoint to start from (default the
+# shipped one; another one travels in .gpu/), WORKERS the loader processes (default 14).
+#
 # Prepared here, in ignored folders that each command carries:
 #   .gpu/train_part_N.zip, .gpu/dev_part_1.zip   scripts/pack_dataset.py (training audio as Opus)
 #   .whl/   cp312 manylinux wheels of what that machine lacks: kaldi-native-fbank, soundfile, cffi,
@@ -48,7 +51,7 @@ if [ "$MODE" = start ] || [ "$MODE" = once ]; then
   # (--device-features). On 2026-11-25, with 14 loaders decoding Opus and computing features, the
   # GPU waited on them at ~600 utterances/s.
   # --passes 4 keeps per-epoch costs small while the set is one part.
-  setsid nohup python3 scripts/train_asr.py --data $DATA --out $RUN --init models/asr/conformer_ctc.pt \
+  setsid nohup python3 scripts/train_asr.py --data $DATA --out $RUN --init "${INIT:-models/asr/conformer_ctc.pt}" \
     --lr "${LR:-1.2e-3}" --warmup 400 --schedule cosine --max-steps 1000000 --max-minutes "${MAX_MINUTES:-24}" \
     --curriculum-steps 0 --narrowband 0.2 --batch-seconds 800 --passes 4 --workers "${WORKERS:-14}" --device-features --threads 2 \
     --snapshot-every 250 --eval-every 500 --log-every 50 --precision auto > /tmp/train.out 2>&1 < /dev/null &

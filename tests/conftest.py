@@ -127,6 +127,7 @@ class Pulse:
         self._mic_keepalive: Recording | None = None
         self._loopback_module: int | None = None
         self._loopback_adjust_s = 0  # the loaded loopback's adjust_time
+        self._loopback_latency_ms = 20  # ... and its latency_msec
         self._speaker_module: int | None = None  # a distorting speaker (module-ladspa-sink), if any
 
     @property
@@ -218,7 +219,7 @@ class Pulse:
         time.sleep(seconds)
         return self.speaker.since(start)[: int(seconds * RECORD_RATE)]
 
-    def loopback(self, on: bool = True, volume: float = 1.0, adjust_s: int = 0) -> None:
+    def loopback(self, on: bool = True, volume: float = 1.0, adjust_s: int = 0, latency_ms: int = 20) -> None:
         """Let the microphone hear the speaker (as on laptop speakers), at `volume` times the
         amplitude (0.5 = -6 dB). Off again with `loopback(False)`.
 
@@ -228,20 +229,25 @@ class Pulse:
         seconds (PulseAudio's default is 10), moving the echo's delay each time; WebRTC AEC3 then
         lets the echo through at up to its full level for ~100 ms while it re-converges (measured
         with barge-in logging instead of holding: 15 echo bursts the gate would have held on in
-        140 s of answer, against 2 with a fixed delay).
+        140 s of answer, against 2 with a fixed delay). `latency_ms` is the echo's delay (about 25 ms
+        behind the player's stamps at the default 20), and the loopback keeps time it lost: a
+        PulseAudio starved of CPU for 150 ms (SIGSTOP) moved it from 25 to 153 ms for good, some of
+        the times it was done.
 
         A loopback already on only changes its volume: loading it again would move the echo's delay
         (a new module settles at another latency), which no laptop does when its volume changes, and
         AEC3 would let the echo through for seconds while it re-learnt it."""
-        if self._loopback_module is not None and not (on and adjust_s == self._loopback_adjust_s):
+        same = (adjust_s, latency_ms) == (self._loopback_adjust_s, self._loopback_latency_ms)
+        if self._loopback_module is not None and not (on and same):
             self.pactl("unload-module", str(self._loopback_module))
             self._loopback_module = None
         if not on:
             return
         if self._loopback_module is None:
-            args = ["source=spk.monitor", "sink=micsink", "latency_msec=20", f"adjust_time={adjust_s}"]
+            args = ["source=spk.monitor", "sink=micsink", f"latency_msec={latency_ms}",
+                    f"adjust_time={adjust_s}"]  # fmt: skip
             self._loopback_module = int(self.pactl("load-module", "module-loopback", *args))
-            self._loopback_adjust_s = adjust_s
+            self._loopback_adjust_s, self._loopback_latency_ms = adjust_s, latency_ms
         for stream in json.loads(self.pactl("--format=json", "list", "sink-inputs")):
             if str(stream.get("owner_module")) == str(self._loopback_module):
                 # PulseAudio volumes are cubic: raw 65536 * g^(1/3) is a linear gain of g

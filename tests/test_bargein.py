@@ -157,18 +157,46 @@ def test_a_distorting_speaker_does_not_interrupt_itself(bench, looped, asr_check
         looped.distort_speaker(0.0)
 
 
-def uncut_long_answers(bench, looped, voices, cfg) -> None:
-    """Two long answers with the loopback on and nobody talking: neither is cut or followed by a turn."""
+@pytest.mark.slow
+def test_an_echo_far_behind_its_stamps_does_not_interrupt_itself(
+    bench, looped, asr_checkpoint, voices, tmp_path
+):
+    """The echo ~400 ms behind the player's stamps (a Bluetooth speaker adds 150-300 ms; a starved
+    PulseAudio moved the tests' loopback from 25 to 153 ms at once, and a bench run beside three
+    busy loops to 276 ms). With the gate's echo tail and the wait after a hold fixed at 250 and
+    400 ms, echo past them held playback at clause ends and then confirmed a barge-in: both
+    answers were cut. The canceller finds the delay, and both follow it."""
+    cfg = bench.make_config(tmp_path, "webrtc", asr_checkpoint, max_tokens=150)
+    delays = uncut_long_answers(bench, looped, voices, cfg, latency_ms=400)
+    assert max(delays) > 350, f"the echo was not found that late: {delays} ms"
+
+
+def uncut_long_answers(bench, looped, voices, cfg, latency_ms: int = 20) -> list[float]:
+    """Two long answers with the loopback on (`latency_ms`, `Pulse.loopback`) and nobody talking:
+    neither is cut or followed by a turn. Returns the echo delays (ms) the canceller tracked, one a
+    second."""
 
     async def body(live):
-        looped.loopback(True, ECHO_VOLUME)
-        result = await bench.long_answers(live, looped, voices["request"], 2)
-        await idle(live)
-        return result
+        looped.loopback(True, ECHO_VOLUME, latency_ms=latency_ms)
+        delays: list[float] = []
 
-    result = run_live(bench, cfg, body)
+        async def track() -> None:
+            while True:
+                delays.append(live.listener.bargein.echo.echo_delay_ms or 0.0)
+                await asyncio.sleep(1.0)
+
+        tracking = asyncio.create_task(track())
+        try:
+            result = await bench.long_answers(live, looped, voices["request"], 2)
+            await idle(live)
+        finally:
+            tracking.cancel()
+        return result, delays
+
+    result, delays = run_live(bench, cfg, body)
     assert result.answers == 2 and result.seconds > 30, "the answers were not long"
     assert result.interrupted == 0 and result.extra_turns == 0
+    return delays
 
 
 # --- (b) a question mid-answer stops it at once and is answered --------------------------------------
@@ -477,6 +505,35 @@ def test_a_hold_outlasts_the_echo_of_what_played_before_it():
     assert barge.pipe.hold.is_set()  # "Wait, ..." pauses about this long after its first word
     asyncio.run(barge.after(gone + RELEASE_MS * MS))
     assert not barge.pipe.hold.is_set()  # the mic was quiet with the gate off: a blip
+
+
+def test_an_echo_that_lies_late_lengthens_the_gate_and_the_wait_after_a_hold():
+    """The canceller tracked the echo 350 ms behind its stamps (a starved PulseAudio moved the tests'
+    loopback that far): the gate hears what played for 300 ms longer than ECHO_TAIL_MS, and voice
+    must outlast the hold by 300 ms more before it interrupts; back to the usual once it is near."""
+    from assistant.bargein import AFTER_HOLD_MS, DELAY_IN_TAIL_MS
+    from assistant.vad import State
+
+    barge, _ = _converged_barge_in()
+    barge.echo = SimpleNamespace(echo_delay_ms=350.0)
+    block = np.full(320, 0.1, np.float32)  # -20 dBFS
+    barge.estimate.reference(block, T)
+    barge.estimate.reference(np.zeros(0, np.float32), T + 20 * MS)  # playback stopped
+    late = 350 - DELAY_IN_TAIL_MS
+    barge.before(block, T + (ECHO_TAIL_MS + 100) * MS)
+    assert barge.late_ms == late
+    assert barge.estimate.played_db(T + (ECHO_TAIL_MS + late - 10) * MS) == pytest.approx(-20, abs=0.1)
+    assert barge.estimate.played_db(T + (ECHO_TAIL_MS + late + 10) * MS) is None
+
+    ep = barge.endpointer
+    barge.onset_ns = barge.hold_ns = T  # voice held playback at T ...
+    ep.state, ep.voiced_until_ns = State.SPEECH, T + (AFTER_HOLD_MS + 100) * MS  # ... and went on
+    assert not barge._confirmed()  # it may still be the echo of what played before the hold
+    ep.voiced_until_ns = T + (AFTER_HOLD_MS + late) * MS
+    assert barge._confirmed()
+    barge.echo.echo_delay_ms = 30.0  # the echo near its stamps again: the usual tail and wait
+    barge.before(block, T + 2000 * MS)
+    assert barge.late_ms == 0 and barge.estimate.tail_ns == ECHO_TAIL_MS * MS
 
 
 def test_a_pause_between_words_does_not_release_a_hold():

@@ -341,6 +341,23 @@ def test_the_delay_tracker_finds_the_echo_delay_and_confirms_it_only_when_sure()
     assert unsure.estimate(talking, ref) is None and unsure.delay == delay and unsure.moves == 0
 
 
+def test_the_echo_delay_is_found_far_behind_the_stamps_without_a_linear_filter():
+    """The barge-in gate lengthens its echo tail by the tracked delay, with or without the onset
+    detector's linear filter: 400 ms (a starved PulseAudio put the tests' loopback echo 276 ms
+    behind its stamps) is found, where the search once stopped at 250."""
+    canceller, _ = recording_canceller()
+    assert canceller.echo_delay_ms is None and echo.PassThrough().echo_delay_ms is None
+    rng = np.random.default_rng(1)
+    delay, block, n = 400 * SAMPLE_RATE // 1000, 320, 4 * SAMPLE_RATE
+    played = (rng.standard_normal(n) * 0.1).astype(np.float32)
+    mic = np.concatenate([np.zeros(delay, np.float32), 0.3 * played[: n - delay]])
+    mic += (rng.standard_normal(n) * 1e-3).astype(np.float32)
+    for start in range(0, n - block + 1, block):
+        canceller.reference(played[start : start + block], stamp(start))
+        canceller.process(mic[start : start + block], stamp(start))
+    assert canceller.echo_delay_ms == pytest.approx(400, abs=0.2)
+
+
 def test_the_linear_filter_follows_an_echo_that_moved_against_its_stamps(bench):
     """A second answer on a restarted stream whose stamps are 15 ms early (the player re-stamps at
     each restart; the bench measured moves of 1-21 ms): with the delay followed, the linear filter
