@@ -373,15 +373,15 @@ class BargeIn:
     def _follow_echo_delay(self) -> None:
         """The echo tail of both gates and AFTER_HOLD_MS follow the echo's delay behind its stamps
         (the canceller's `DelayTracker`) beyond DELAY_IN_TAIL_MS. A machine short of CPU moved the
-        tests' loopback echo to 276 ms; the gate then took the echo of older sound for the user, and
-        after a hold the echo of what played before it went on past AFTER_HOLD_MS."""
+        tests' loopback echo to 276-454 ms; the gate then took the echo of older sound for the user,
+        and after a hold the echo of what played before it went on past AFTER_HOLD_MS."""
         delay = getattr(self.echo, "echo_delay_ms", None)
         late = max(self.cfg.echo_delay_ms, (delay or 0.0) - DELAY_IN_TAIL_MS)
         if late != self.late_ms:
             self.late_ms = late
-            for estimate in (self.estimate, self.onset.estimate if self.onset is not None else None):
-                if estimate is not None:
-                    estimate.tail_ns = int((ECHO_TAIL_MS + late) * MS)
+            estimates = [self.estimate] + ([self.onset.estimate] if self.onset is not None else [])
+            for estimate in estimates:
+                estimate.tail_ns = int((ECHO_TAIL_MS + late) * MS)
 
     def _first_sound_after_restart(self, t_ns: int) -> bool:
         """Whether t_ns lies in the first RESTART_MS of sound since the player's stream restarted."""

@@ -82,7 +82,7 @@ MOVE_TOLERANCE = 2  # samples a block may start off the last one's end (stamp ro
 TRACK_WINDOW_MS = 500  # ms of mic and reference each echo delay estimate correlates
 TRACK_EVERY_MS = 250  # ms of mic between two estimates
 # ms of echo delay searched beyond delay_ms - LEAD_MS: a starved PulseAudio put the tests' loopback
-# echo 153-315 ms behind its stamps (README, "under load"); the barge-in gate follows it too
+# echo 153-454 ms behind its stamps (README, "under load"); the barge-in gate follows it too
 TRACK_SPAN_MS = 600
 TRACK_MIN_PEAK = 0.25  # GCC-PHAT peak (1 = a pure delay) an estimate needs; wrong ones stayed under 0.17
 TRACK_SURE_PEAK = 0.3  # ... and one estimate alone after the stamps moved (TRACK_MIN_WINDOW_MS of audio)
@@ -258,8 +258,8 @@ class MicAnchor:
 
 def gcc_phat(mic: np.ndarray, ref: np.ndarray, span: int) -> tuple[int, float]:
     """(j, peak): the lag j in [0, span] where mic[t] best matches ref[t + j], by GCC-PHAT, and its
-    peak (1 = mic is ref delayed; unrelated sounds, a voice against the echo, stay under ~0.17).
-    mic: (n,); ref: (n + span,)."""
+    peak (1 = mic is ref delayed; TRACK_MIN_PEAK says what unrelated sounds gave). mic: (n,);
+    ref: (n + span,)."""
     n = 1 << int(np.ceil(np.log2(len(mic) + len(ref))))
     cross = np.conj(np.fft.rfft(mic, n)) * np.fft.rfft(ref, n)
     cc = np.fft.irfft(cross / (np.abs(cross) + 1e-12), n)[: span + 1]  # cc[j]: mic[t] ~ ref[t + j]
