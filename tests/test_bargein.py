@@ -162,10 +162,10 @@ def test_an_echo_far_behind_its_stamps_does_not_interrupt_itself(
     bench, looped, asr_checkpoint, voices, tmp_path
 ):
     """The echo ~400 ms behind the player's stamps (a Bluetooth speaker adds 150-300 ms; a starved
-    PulseAudio moved the tests' loopback from 25 to 153 ms at once, and a bench run beside three
-    busy loops to 276 ms). With the gate's echo tail and the wait after a hold fixed at 250 and
-    400 ms, echo past them held playback at clause ends and then confirmed a barge-in: both
-    answers were cut. The canceller finds the delay, and both follow it."""
+    PulseAudio moved the tests' loopback from 25 to 153 ms at once, and bench runs beside three
+    busy loops to 276 and 454 ms). With the gate's echo tail and the wait after a hold fixed at 250
+    and 400 ms, echo past them held playback 18 times and then confirmed a barge-in: one of the two
+    answers was cut. The canceller finds the delay, and both follow it."""
     cfg = bench.make_config(tmp_path, "webrtc", asr_checkpoint, max_tokens=150)
     delays = uncut_long_answers(bench, looped, voices, cfg, latency_ms=400)
     assert max(delays) > 350, f"the echo was not found that late: {delays} ms"
