@@ -256,22 +256,6 @@ class MicAnchor:
         return at
 
 
-def gcc_phat(mic: np.ndarray, ref: np.ndarray, span: int) -> tuple[int, float]:
-    """(j, peak): the lag j in [0, span] where mic[t] best matches ref[t + j], by GCC-PHAT, and its
-    peak (1 = mic is ref delayed; TRACK_MIN_PEAK says what unrelated sounds gave). mic: (n,);
-    ref: (n + span,)."""
-    n = 1 << int(np.ceil(np.log2(len(mic) + len(ref))))
-    cross = np.conj(np.fft.rfft(mic, n)) * np.fft.rfft(ref, n)
-    cc = np.fft.irfft(cross / (np.abs(cross) + 1e-12), n)[: span + 1]  # cc[j]: mic[t] ~ ref[t + j]
-    j = int(np.argmax(cc))
-    return j, float(cc[j])
-
-
-def audible(samples: np.ndarray) -> bool:
-    """Loud enough over its length (TRACK_MIN_RMS) for a delay estimate to mean anything."""
-    return bool(np.sqrt(np.mean(samples**2)) >= TRACK_MIN_RMS)
-
-
 class DelayTracker:
     """Where the echo lies behind its reference (mic index - reference index, in samples), estimated
     by GCC-PHAT over `span` samples of lag from `base`, for the linear filter's pairing and the
@@ -303,16 +287,19 @@ class DelayTracker:
     def estimate(self, mic: np.ndarray, ref: np.ndarray, sure: bool = True) -> int | None:
         """mic: (n,) from timeline index w; ref: (n + span,) from index w - base - span.
         Returns the echo delay when this estimate is taken (changed or not), else None."""
-        if not (audible(mic) and audible(ref)):
+        if np.sqrt(np.mean(mic**2)) < TRACK_MIN_RMS or np.sqrt(np.mean(ref**2)) < TRACK_MIN_RMS:
             self._last = None
             return None
-        j, peak = gcc_phat(mic, ref, self.span)
+        n = 1 << int(np.ceil(np.log2(len(mic) + len(ref))))
+        cross = np.conj(np.fft.rfft(mic, n)) * np.fft.rfft(ref, n)
+        cc = np.fft.irfft(cross / (np.abs(cross) + 1e-12), n)[: self.span + 1]  # cc[j]: mic[t] ~ ref[t + j]
+        j = int(np.argmax(cc))
         found, last = self.base + self.span - j, self._last
-        self._last = found if peak >= TRACK_MIN_PEAK else None
+        self._last = found if cc[j] >= TRACK_MIN_PEAK else None
         if sure:
             taken = self._last is not None and last is not None and abs(found - last) <= TRACK_AGREE
         else:
-            taken = peak >= TRACK_SURE_PEAK
+            taken = cc[j] >= TRACK_SURE_PEAK
         if not taken:
             return None
         if self.delay is None or abs(found - self.delay) > TRACK_AGREE:
