@@ -197,7 +197,7 @@ class GateTrace:
         # when the player's stream ran dry and when the canceller re-anchored the mic: (t_ns, what)
         self.events: list[tuple[int, str]] = []
         self._counts = (0, 0)
-        self._delay: int | None = None  # the linear filter's echo delay in samples (`DelayTracker`)
+        self._delay: int | None = None  # the echo delay in samples the canceller tracks (`DelayTracker`)
 
         def traced(samples: np.ndarray, t_ns: int, linear: np.ndarray | None = None) -> None:
             before(samples, t_ns, linear)
