@@ -195,7 +195,7 @@ def uncut_long_answers(bench, looped, voices, cfg, latency_ms: int = 20) -> list
 
     result, delays = run_live(bench, cfg, body)
     assert result.answers == 2 and result.seconds > 30, "the answers were not long"
-    assert result.interrupted == 0 and result.extra_turns == 0
+    assert result.interrupted == 0 and result.extra_turns == 0, (result.cases, delays)
     return delays
 
 

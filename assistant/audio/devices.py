@@ -37,6 +37,9 @@ ANTI_ALIAS_HZ = 7300  # Hz, passband edge of the capture resampler's low-pass (8
 NS_PER_S = 1_000_000_000
 STALL_S = 1.0  # s without a captured block (or a played one) before a device counts as failed ...
 FIRST_BLOCK_S = 3.0  # ... or without its first block after opening (some devices start slowly)
+# times one piece's output stream is restarted after a stall before the device counts as failed:
+# a server starved of CPU stops calling back for over STALL_S too (three busy loops on two cores)
+STALL_RESTARTS = 2
 
 log = logging.getLogger(__name__)
 
@@ -171,6 +174,7 @@ class _Piece:
     pos: int = 0  # samples of `out` handed to PortAudio so far
     first_ns: int | None = None  # perf_counter_ns() of the callback that took the first samples
     end_ns: int | None = None  # ... and of the one that took the last
+    stall_restarts: int = 0  # times the stream was restarted after a stall while this piece played
 
 
 class Player:
@@ -216,6 +220,7 @@ class Player:
         self._callback_ns = 0  # perf_counter_ns() of the last callback since the stream (re)started
         self._started_ns = 0  # ... and of that (re)start
         self.underflows = 0  # callbacks that found the device had run dry (the stamps re-anchored)
+        self.stall_restarts = 0  # stream restarts after a stall (`_restart_after_stall`)
 
     def start(self, rate: int | None = None) -> Player:
         """Resolve the device (DeviceNotFoundError for a bad name) and, given the rate of the audio to
@@ -260,7 +265,7 @@ class Player:
                 if self._failure is not None or not stream.active:
                     raise sd.PortAudioError(self._failure or "the stream stopped")
                 if self._stalled():
-                    raise sd.PortAudioError("the stream stopped taking audio")
+                    self._restart_after_stall(stream, piece)
                 if piece.end_ns is not None and time.perf_counter_ns() >= piece.end_ns + latency_ns:
                     break
                 if cancel is not None and hasattr(cancel, "wait"):
@@ -299,10 +304,28 @@ class Player:
         stream.start()
 
     def _stalled(self) -> bool:
-        """No callback for STALL_S (FIRST_BLOCK_S after a start): the device is gone."""
+        """No callback for STALL_S (FIRST_BLOCK_S after a start): the device is gone, or starved."""
         if self._callback_ns:
             return time.perf_counter_ns() - self._callback_ns > STALL_S * NS_PER_S
         return time.perf_counter_ns() - self._started_ns > FIRST_BLOCK_S * NS_PER_S
+
+    def _restart_after_stall(self, stream: sd.OutputStream, piece: _Piece) -> None:
+        """A stall is a vanished device or a sound server starved of CPU (the barge-in bench beside
+        three busy loops cut an answer so, and the device was there all along). Restart the stream
+        from what was still buffered, up to STALL_RESTARTS times a piece; a device that is gone
+        fails the restart, or gives no callback within FIRST_BLOCK_S of it."""
+        if piece.stall_restarts >= STALL_RESTARTS or not self._callback_ns:
+            raise sd.PortAudioError("the stream stopped taking audio")
+        piece.stall_restarts += 1
+        self.stall_restarts += 1
+        log.warning("output device %r took no audio for %g s; restarting its stream", self._name, STALL_S)
+        with self._lock:
+            piece.pos = max(0, piece.pos - round(stream.latency * self._stream_rate))  # dropped by abort
+            piece.end_ns = None
+        stream.abort()
+        if self.reference is not None:
+            self.reference(np.zeros(0, np.float32), time.perf_counter_ns())  # the echo's stamps move
+        self._start(stream)
 
     def _heard(self, piece: _Piece, result: Playback, stream: sd.OutputStream) -> int:
         """Samples of the piece (at its rate) that left the buffers before the abort."""
