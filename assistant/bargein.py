@@ -409,7 +409,7 @@ class BargeIn:
         return self.mic_moved_ns is not None and t_ns - self.mic_moved_ns < RESTART_MS * MS
 
     def speech_started(self, onset_ns: int) -> None:
-        if self.cfg.enabled and (self.pipe.busy or self.pipe.hold.is_set()):
+        if self.pipe.busy or self.pipe.hold.is_set():
             self.onset_ns = onset_ns
 
     async def after(self, t_ns: int) -> None:
@@ -495,6 +495,10 @@ class BargeIn:
         self.onset_ns = self.interrupted = self.hold_ns = None
         if onset is None:
             return True  # ordinary speech, the assistant was not answering
+        if not self.cfg.enabled:
+            # No barge-in: half duplex. What is said over the answer is not a turn; nor is the
+            # assistant's own voice, which nothing cancels or gates then.
+            return False
         if interrupted is None:
             if not text or speech_end_ns - onset < self.cfg.min_speech_ms * MS:
                 self.pipe.hold.clear()  # a cough, "mm-hm", an echo burst: the answer goes on

@@ -107,7 +107,9 @@ def _echo(cfg: Config) -> str:
     from assistant.audio.echo import load_speexdsp, make_echo_canceller
 
     b = cfg.bargein
-    if not b.enabled or b.echo_cancel == "off":
+    if not b.enabled:
+        return "off: barge-in is disabled, what is said while the assistant answers is ignored"
+    if b.echo_cancel == "off":
         return "off: the raised VAD threshold while the assistant speaks"
     if not make_echo_canceller(b.echo_cancel, b.echo_delay_ms).active:
         fix = "pip install livekit" if b.echo_cancel == "webrtc" else "apt-get install libspeexdsp1"

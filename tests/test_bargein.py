@@ -296,6 +296,20 @@ def test_a_short_word_over_the_answer_interrupts_when_recognized():
     assert _utterance_end("stop it now", ms) == (True, True, True)  # more than a stop phrase
 
 
+def test_with_barge_in_disabled_talk_over_the_answer_is_not_a_turn():
+    """Half duplex: nothing cancels or gates the assistant's own voice then, so whatever is heard
+    over the answer (its echo too) must not become a question; after the answer, speech is a turn."""
+    from assistant.bargein import BargeIn
+
+    pipe = SimpleNamespace(hold=threading.Event(), busy=True)
+    barge = BargeIn(BargeinConfig(enabled=False), pipe, endpointer=None, echo=None)
+    barge.speech_started(T)
+    assert not asyncio.run(barge.utterance_ended("tell me a story about a dragon", T + 2000 * MS))
+    pipe.busy = False
+    barge.speech_started(T + 5000 * MS)
+    assert asyncio.run(barge.utterance_ended("what time is it", T + 7000 * MS))
+
+
 def test_stop_phrases_match_whole_utterances_only():
     from assistant.bargein import BargeIn
 

@@ -38,7 +38,9 @@ def test_a_crash_in_the_child_is_reported_with_the_fix(monkeypatch):
 def test_the_echo_check_names_the_canceller_and_the_onset_detectors_filter():
     assert doctor._echo(Config()) == "webrtc, with the onset detector's linear filter (libspeexdsp)"
     off = Config().model_copy(update={"bargein": BargeinConfig(echo_cancel="off")})
-    assert doctor._echo(off).startswith("off")
+    assert doctor._echo(off).startswith("off: the raised VAD threshold")
+    disabled = Config().model_copy(update={"bargein": BargeinConfig(enabled=False)})
+    assert "ignored" in doctor._echo(disabled)  # half duplex, not the raised threshold
 
 
 def test_a_missing_libspeexdsp_is_one_line_with_the_fix(monkeypatch):
