@@ -75,7 +75,9 @@ consulted:
   ms behind the stamps became 153 ms after the daemon was stopped for 150 ms; a bench run beside
   three busy loops reached 276 ms), where echo past fixed windows cut answers (README, "under
   load"). Until the tracker has found a delay that moved (a second or more of sound), the windows
-  are the old ones: an echo path that moves mid-answer can still cut it.
+  are the old ones. An echo path that moves mid-answer, where AEC3 lets the echo through whole
+  until it has found the new path and the gate, learnt on what it let through before, takes it for
+  the user, is caught by what the canceller's output is: the echo of what played (`_own_echo`).
 
 Timing (scripts/bench_bargein.py, onset in the mic → speaker silent): the first voiced frames come
 through AEC3 40-150 ms after the onset of speech over the echo (its suppressor holds a double-talk
@@ -127,6 +129,12 @@ ONSET_VAD_MODE = 3  # webrtcvad's strictest mode there: residual echo must not p
 # dB the onset detector's gate stands above the endpointer's (speaking_threshold_db): its false holds
 # on the bench's echo came 0-2 dB over a gate at the threshold, the users' onsets rise 3-10 dB a frame
 ONSET_MARGIN_DB = 3.0
+# GCC-PHAT peak of the canceller's output against what played (0-600 ms before) from which voice
+# over the answer is the assistant's own echo (`_own_echo`). Measured at the moment a barge-in was
+# confirmed: users' voices 0.03-0.13 (83 in the rapid barge-in test, p99 0.08); echo let through
+# when the echo path moved mid-answer 0.21-0.56 (6). On the mic itself the two overlapped (a voice
+# comes with the echo under it): 0.05-0.29 against 0.12-0.44.
+ECHO_PEAK = 0.17
 # dB: the least coupling the onset detector assumes while the echo path has just moved (the floor
 # windows above): until the linear filter has found the echo again its output is louder (the bench,
 # before it followed the delay: false holds 0-2 dB over the -10 dB floor)
@@ -334,6 +342,8 @@ class BargeIn:
         self.echo_gone_ns: int | None = None  # mic time from which nothing played can be heard
         self.onset_holds = 0  # holds the onset detector started before the endpointer's gate opened
         self.mic_moved_ns: int | None = None  # mic time the canceller last re-anchored the mic
+        self.echo_dismissed = 0  # utterances over the answer, recognized as words, found to be its echo
+        self.echo_onset: int | None = None  # onset of the last utterance found to be the echo
         self._reanchors = 0  # the canceller's re-anchor count seen so far
         self._stop_phrases = {tuple(normalize(p).split()) for p in cfg.stop_phrases} - {()}
 
@@ -443,8 +453,26 @@ class BargeIn:
             hold.clear()  # a blip: playback goes on (an utterance is judged when it ends)
             self.resumed_until_ns = t_ns + RESUME_MS * MS
             self.learn_after_ns = t_ns + LEARN_PAUSE_MS * MS
-        if self._confirmed():
+        if self._confirmed() and not self._is_echo_utterance(t_ns):
             self.interrupted = await self.pipe.interrupt() or False
+
+    def _is_echo_utterance(self, t_ns: int) -> bool:
+        """Whether the utterance in progress is the assistant's own echo (`_own_echo`), once found
+        so for good: as the echo dies out after the hold, its last 300 ms correlate less and less
+        (0.10-0.17 in the tests), and it would be confirmed on the way out."""
+        if self.echo_onset != self.onset_ns and self._own_echo(t_ns):
+            self.echo_onset = self.onset_ns
+        return self.echo_onset == self.onset_ns
+
+    def _own_echo(self, t_ns: int) -> bool:
+        """Whether the canceller's output over the last 300 ms before mic time t_ns is the echo of
+        what played (`echo_peak` at least ECHO_PEAK): a canceller that lost the echo's path (it
+        moved) lets it through at full level, and the gate, learnt on what it let through before,
+        takes it for the user. Not with `echo_cancel = "off"`: there the user's voice comes with
+        the whole echo under it."""
+        echo_peak = getattr(self.echo, "echo_peak", None)
+        peak = echo_peak(t_ns) if echo_peak is not None else None
+        return peak is not None and peak >= ECHO_PEAK
 
     def _echo_gone(self, t_ns: int) -> bool:
         """Whether nothing played before the hold can still be heard at mic time t_ns (the gate is off)."""
@@ -500,8 +528,11 @@ class BargeIn:
             # assistant's own voice, which nothing cancels or gates then.
             return False
         if interrupted is None:
-            if not text or speech_end_ns - onset < self.cfg.min_speech_ms * MS:
+            short = speech_end_ns - onset < self.cfg.min_speech_ms * MS
+            own_echo = onset == self.echo_onset or self._own_echo(speech_end_ns)
+            if not text or short or own_echo:
                 self.pipe.hold.clear()  # a cough, "mm-hm", an echo burst: the answer goes on
+                self.echo_dismissed += bool(text) and not short
                 return False
             interrupted = await self.pipe.interrupt() or False
         if not text and interrupted:

@@ -358,6 +358,29 @@ def test_the_echo_delay_is_found_far_behind_the_stamps_without_a_linear_filter()
     assert canceller.echo_delay_ms == pytest.approx(400, abs=0.2)
 
 
+def test_echo_peak_tells_echo_let_through_from_a_voice():
+    """The canceller's output (here the mic as is: a canceller that lost the echo's path) is the
+    echo of what played 400 ms before: a high peak. A voice unrelated to it: a low one. Nothing
+    audible: no answer."""
+    rng = np.random.default_rng(3)
+    block, n, late = 320, 3 * SAMPLE_RATE, 400 * SAMPLE_RATE // 1000
+    played = (rng.standard_normal(n) * 0.1).astype(np.float32)
+    voice = (rng.standard_normal(n) * 0.1).astype(np.float32)
+
+    def peak(mic: np.ndarray, ref: np.ndarray) -> float | None:
+        canceller, _ = recording_canceller()
+        for start in range(0, n - block + 1, block):
+            canceller.reference(ref[start : start + block], stamp(start))
+            canceller.process(mic[start : start + block], stamp(start))
+        return canceller.echo_peak(stamp(n))
+
+    echo_of_played = np.concatenate([np.zeros(late, np.float32), 0.5 * played[: n - late]])
+    assert peak(echo_of_played, played) > 0.3
+    assert peak(voice, played) < 0.1
+    assert peak(np.zeros(n, np.float32), played) is None
+    assert echo.PassThrough().echo_peak(stamp(n)) is None
+
+
 def test_the_linear_filter_follows_an_echo_that_moved_against_its_stamps(bench):
     """A second answer on a restarted stream whose stamps are 15 ms early (the player re-stamps at
     each restart; the bench measured moves of 1-21 ms): with the delay followed, the linear filter

@@ -118,6 +118,11 @@ class EchoCanceller(Protocol):
 
     def reset(self) -> None: ...
 
+    def echo_peak(self, end_ns: int, ms: int = 300) -> float | None:
+        """How much the output over the `ms` before mic time `end_ns` is the echo of what played (a
+        GCC-PHAT peak, 1: all of it); None where that cannot be told."""
+        ...
+
 
 def sample_index(t_ns: int) -> int:
     """A perf_counter_ns time → its sample on the shared 16 kHz timeline."""
@@ -160,6 +165,9 @@ class PassThrough:
 
     def reset(self) -> None:
         pass
+
+    def echo_peak(self, end_ns: int, ms: int = 300) -> None:
+        return None  # the mic is the user's voice with the whole echo under it: no telling them apart
 
 
 class ReferenceTimeline:
@@ -256,6 +264,16 @@ class MicAnchor:
         return at
 
 
+def gcc_phat(mic: np.ndarray, ref: np.ndarray, span: int) -> tuple[int, float]:
+    """(j, peak): the lag j in [0, span] where mic[t] best matches ref[t + j], by GCC-PHAT, and its
+    peak (1: mic is ref delayed). mic: (n,); ref: (n + span,)."""
+    n = 1 << int(np.ceil(np.log2(len(mic) + len(ref))))
+    cross = np.conj(np.fft.rfft(mic, n)) * np.fft.rfft(ref, n)
+    cc = np.fft.irfft(cross / (np.abs(cross) + 1e-12), n)[: span + 1]  # cc[j]: mic[t] ~ ref[t + j]
+    j = int(np.argmax(cc))
+    return j, float(cc[j])
+
+
 class DelayTracker:
     """Where the echo lies behind its reference (mic index - reference index, in samples), estimated
     by GCC-PHAT over `span` samples of lag from `base`, for the linear filter's pairing and the
@@ -290,16 +308,13 @@ class DelayTracker:
         if np.sqrt(np.mean(mic**2)) < TRACK_MIN_RMS or np.sqrt(np.mean(ref**2)) < TRACK_MIN_RMS:
             self._last = None
             return None
-        n = 1 << int(np.ceil(np.log2(len(mic) + len(ref))))
-        cross = np.conj(np.fft.rfft(mic, n)) * np.fft.rfft(ref, n)
-        cc = np.fft.irfft(cross / (np.abs(cross) + 1e-12), n)[: self.span + 1]  # cc[j]: mic[t] ~ ref[t + j]
-        j = int(np.argmax(cc))
+        j, peak = gcc_phat(mic, ref, self.span)
         found, last = self.base + self.span - j, self._last
-        self._last = found if cc[j] >= TRACK_MIN_PEAK else None
+        self._last = found if peak >= TRACK_MIN_PEAK else None
         if sure:
             taken = self._last is not None and last is not None and abs(found - last) <= TRACK_AGREE
         else:
-            taken = cc[j] >= TRACK_SURE_PEAK
+            taken = peak >= TRACK_SURE_PEAK
         if not taken:
             return None
         if self.delay is None or abs(found - self.delay) > TRACK_AGREE:
@@ -492,6 +507,9 @@ class TimedEchoCanceller:
         self._moves_seen = 0  # reference moves + mic re-anchors seen so far
         self.tracker = DelayTracker(self._lag, TRACK_SPAN_MS * SAMPLE_RATE // 1000)
         self._mic_history = ReferenceTimeline(RING_S * SAMPLE_RATE, 0) if self.track_delay else None
+        # the canceller's output by the same index, for `echo_peak`; (index, mic ns) of the last block
+        self._out_history = ReferenceTimeline(RING_S * SAMPLE_RATE, 0) if self.track_delay else None
+        self._placed: tuple[int, int] | None = None
         self._since_estimate = 0  # mic samples since the last delay estimate
 
     @property
@@ -533,7 +551,27 @@ class TimedEchoCanceller:
             self._pending = audio[n:]
             if self.track_delay and n:
                 self._follow_delay(audio[:n], at)
+                self._out_history.write(out, at)
+                self._placed = (at + len(audio) - len(mic), t_ns)
             return out, linear
+
+    def echo_peak(self, end_ns: int, ms: int = 300) -> float | None:
+        """How much of the canceller's output over the `ms` before mic time `end_ns` is the echo of
+        what played: its GCC-PHAT peak against the reference over the tracker's lags (0-600 ms);
+        None where either is too quiet to tell."""
+        if self._placed is None:
+            return None
+        index, t_ns = self._placed
+        n = ms * SAMPLE_RATE // 1000
+        end = index + (end_ns - t_ns) * SAMPLE_RATE // 1_000_000_000
+        tracker = self.tracker
+        with self._mic_lock:
+            out = self._out_history.read(end - n, n)
+        with self._ref_lock:
+            ref = self._timeline.read(end - n - tracker.base - tracker.span, n + tracker.span)
+        if np.sqrt(np.mean(out**2)) < TRACK_MIN_RMS or np.sqrt(np.mean(ref**2)) < TRACK_MIN_RMS:
+            return None
+        return gcc_phat(out, ref, tracker.span)[1]
 
     def _notice_moves(self, at: int) -> None:
         """A reference block that did not follow on (restart, underflow) or a mic re-anchor: the
