@@ -612,6 +612,9 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
             "events_s": [(round((t - first_ns) / NS, 2), what) for t, what in live.trace.events],
             # holds the onset detector started before the endpointer's gate opened ([bargein] onset_detector)
             "onset_holds": live.listener.bargein.onset_holds,
+            # utterances over an answer, recognized as words, dismissed as its own echo (`_own_echo`)
+            "echo_dismissed": live.listener.bargein.echo_dismissed,
+            "stall_restarts": getattr(live.pipe.sink, "stall_restarts", None),
             "barge_ins": [
                 {
                     "stop_ms": r.latency_ms,
