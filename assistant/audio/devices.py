@@ -291,9 +291,14 @@ class Player:
         """Silence at once: abort drops what is buffered; the stream starts again, re-stamped."""
         with self._lock:
             self._piece = None
+        self._restart(stream)
+
+    def _restart(self, stream: sd.OutputStream) -> None:
+        """Abort (dropping what is buffered), tell the echo canceller that playback stopped here (the
+        stamps move), and start again on a fresh clock."""
         stream.abort()
         if self.reference is not None:
-            self.reference(np.zeros(0, np.float32), time.perf_counter_ns())  # playback stopped here
+            self.reference(np.zeros(0, np.float32), time.perf_counter_ns())
         self._start(stream)
 
     def _start(self, stream: sd.OutputStream) -> None:
@@ -322,10 +327,7 @@ class Player:
         with self._lock:
             piece.pos = max(0, piece.pos - round(stream.latency * self._stream_rate))  # dropped by abort
             piece.end_ns = None
-        stream.abort()
-        if self.reference is not None:
-            self.reference(np.zeros(0, np.float32), time.perf_counter_ns())  # the echo's stamps move
-        self._start(stream)
+        self._restart(stream)
 
     def _heard(self, piece: _Piece, result: Playback, stream: sd.OutputStream) -> int:
         """Samples of the piece (at its rate) that left the buffers before the abort."""

@@ -264,6 +264,11 @@ class MicAnchor:
         return at
 
 
+def _audible(samples: np.ndarray) -> bool:
+    """Loud enough over its length (TRACK_MIN_RMS) for a correlation with it to mean anything."""
+    return bool(np.sqrt(np.mean(samples**2)) >= TRACK_MIN_RMS)
+
+
 def gcc_phat(mic: np.ndarray, ref: np.ndarray, span: int) -> tuple[int, float]:
     """(j, peak): the lag j in [0, span] where mic[t] best matches ref[t + j], by GCC-PHAT, and its
     peak (1: mic is ref delayed). mic: (n,); ref: (n + span,)."""
@@ -305,7 +310,7 @@ class DelayTracker:
     def estimate(self, mic: np.ndarray, ref: np.ndarray, sure: bool = True) -> int | None:
         """mic: (n,) from timeline index w; ref: (n + span,) from index w - base - span.
         Returns the echo delay when this estimate is taken (changed or not), else None."""
-        if np.sqrt(np.mean(mic**2)) < TRACK_MIN_RMS or np.sqrt(np.mean(ref**2)) < TRACK_MIN_RMS:
+        if not (_audible(mic) and _audible(ref)):
             self._last = None
             return None
         j, peak = gcc_phat(mic, ref, self.span)
@@ -569,7 +574,7 @@ class TimedEchoCanceller:
             out = self._out_history.read(end - n, n)
         with self._ref_lock:
             ref = self._timeline.read(end - n - tracker.base - tracker.span, n + tracker.span)
-        if np.sqrt(np.mean(out**2)) < TRACK_MIN_RMS or np.sqrt(np.mean(ref**2)) < TRACK_MIN_RMS:
+        if not (_audible(out) and _audible(ref)):
             return None
         return gcc_phat(out, ref, tracker.span)[1]
 
