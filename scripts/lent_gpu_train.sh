@@ -12,7 +12,19 @@
 #   MAX_MINUTES=7.5 bash scripts/lent_gpu_train.sh once 1   # unpack part 1, train, bring snapshots
 #
 # LR sets the peak learning rate (default 1.2e-3), INIT the checkpoint to start from (default the
-# shipped one; another one travels in .gpu/), WORKERS the loader processes (default 14).
+# shipped one; another one travels in .gpu/), WORKERS the loader processes (default 14), REPEAT the
+# trainer's --repeat (e.g. "kokoro=6 piper=6"), PASSES its --passes (default 4; 1 or 2 where the set
+# grows during the run, so that new shards join sooner).
+#
+# ESPEAK=N also synthesizes N fresh training utterances of espeak-ng's training voices there, with
+# make_dataset.py's rooms, noise and colouring, in ESPEAK_JOBS processes (default 8) beside the
+# trainer, which starts HEAD_START seconds later (default 30) and takes the new shards at each epoch.
+# espeak-ng costs ~5 ms of a core per second of speech, so 8 cores make tens of hours in minutes,
+# where the working tree carries ~5 h of Opus. Needs .gpu/espeak/ (the Debian packages espeak-ng,
+# libespeak-ng1, espeak-ng-data, libsonic0 and libpcaudio.so.0 built from
+# scripts/pcaudio_stub.c: that machine has neither ALSA nor PulseAudio, and writing WAV files opens
+# no audio device), .gpu/sentences.json.xz (the dataset's training sentences) and .gpu/rirs16.npz
+# (its room responses as float16).
 #
 # Prepared here, in ignored folders that each command carries:
 #   .gpu/train_part_N.zip, .gpu/dev_part_1.zip   scripts/pack_dataset.py (training audio as Opus)
@@ -33,6 +45,7 @@ report() {  # the log's last evaluations and steps, and the GPU's state
   grep -E '"(dev|epoch|time budget reached|stopped|start)"' $RUN/train.log | cut -c1-260 | tail -12
   grep '"train"' $RUN/train.log | tail -3 | cut -c1-260
   nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader
+  [ -f /tmp/synth.out ] && echo "espeak-ng: $(cat $DATA/train/shard_espeak_*.jsonl | wc -l) utterances; $(tail -c 300 /tmp/synth.out | tr '\r' '\n' | tail -2)"
   cp $RUN/train.log $OUT/ 2>/dev/null
   tail -c 3000 /tmp/train.out > $OUT/train.out.tail
 }
@@ -44,17 +57,33 @@ mkdir -p $DATA/train $DATA/dev
 python3 scripts/pack_dataset.py --unpack .gpu/train_part_$PART.zip --into $DATA/train --jobs 16 || exit 1
 echo "part $PART: $(cat $DATA/train/*.jsonl | wc -l) utterances in $DATA/train"
 
+synth_espeak() {  # in the background; shards join $DATA/train as they finish
+  local lib=/tmp/deb/usr/lib/x86_64-linux-gnu
+  mkdir -p /tmp/deb && for f in .gpu/espeak/*.deb; do dpkg -x "$f" /tmp/deb || return 1; done
+  cp .gpu/espeak/libpcaudio.so.0 $lib/
+  export PATH=/tmp/deb/usr/bin:$PATH LD_LIBRARY_PATH=$lib ESPEAK_DATA_PATH=$lib
+  espeak-ng --version || return 1
+  python3 -c "import lzma, shutil; shutil.copyfileobj(lzma.open('.gpu/sentences.json.xz'), open('$DATA/sentences.json', 'wb'))"
+  python3 -c "import numpy as np; z = np.load('.gpu/rirs16.npz'); np.savez('$DATA/rirs.npz', *[z[k].astype(np.float32) for k in z.files])"
+  nohup python3 scripts/make_dataset.py --out $DATA --engines espeak --train "$ESPEAK" --dev 0 --test 0 \
+    --jobs "${ESPEAK_JOBS:-8}" --seed "${SEED:-26}" > /tmp/synth.out 2>&1 < /dev/null &
+  sleep "${HEAD_START:-30}"
+  echo "espeak-ng: $(cat $DATA/train/shard_espeak_*.jsonl 2>/dev/null | wc -l) utterances after ${HEAD_START:-30} s"
+}
+
 if [ "$MODE" = start ] || [ "$MODE" = once ]; then
+  if [ "${ESPEAK:-0}" -gt 0 ]; then synth_espeak || exit 1; fi
   nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
   python3 -c "import torch, kaldi_native_fbank, soundfile, jiwer, num2words; print(torch.__version__)" || exit 1
   # The loader processes only read WAV and apply the 8 kHz channel; log-mel is computed on the GPU
   # (--device-features). On 2026-11-25, with 14 loaders decoding Opus and computing features, the
   # GPU waited on them at ~600 utterances/s.
   # --passes 4 keeps per-epoch costs small while the set is one part.
+  # --repeat ${REPEAT:-} is left unquoted: it is a list of ENGINE=K words, or none.
   setsid nohup python3 scripts/train_asr.py --data $DATA --out $RUN --init "${INIT:-models/asr/conformer_ctc.pt}" \
     --lr "${LR:-1.2e-3}" --warmup 400 --schedule cosine --max-steps 1000000 --max-minutes "${MAX_MINUTES:-24}" \
-    --curriculum-steps 0 --narrowband 0.2 --batch-seconds 800 --passes 4 --workers "${WORKERS:-14}" --device-features --threads 2 \
-    --snapshot-every 250 --eval-every 500 --log-every 50 --precision auto > /tmp/train.out 2>&1 < /dev/null &
+    --curriculum-steps 0 --narrowband 0.2 --batch-seconds 800 --passes "${PASSES:-4}" --workers "${WORKERS:-14}" --device-features --threads 2 \
+    --snapshot-every 250 --eval-every 500 --log-every 50 --precision auto --repeat ${REPEAT:-} > /tmp/train.out 2>&1 < /dev/null &
   echo $! > $RUN.pid
 fi
 running() { kill -0 "$(cat $RUN.pid)" 2> /dev/null; }

@@ -87,6 +87,11 @@ class Part:
         print(f"{self.path}: {self.count} utterances, {self.hours:.2f} h, {mb:.1f} MB", flush=True)
 
 
+def of_engines(rows: list[dict], engines: list[str]) -> list[dict]:
+    """The rows whose voice comes from one of `engines` ("kokoro:af_heart" is kokoro's)."""
+    return [r for r in rows if r["voice"].split(":")[0] in engines]
+
+
 def engines_first(rows: list[dict], first: list[str]) -> list[dict]:
     """`rows` (already shuffled) with N of each ENGINE=N in `first` moved to the front: a part that
     can carry a few hours then holds the voices a run is meant to learn from, beside a random rest."""
@@ -146,6 +151,11 @@ def main() -> None:
         metavar="ENGINE=N",
         help="put N random utterances of ENGINE's voices first (e.g. kokoro=3500), then the rest shuffled",
     )
+    p.add_argument(
+        "--engines",
+        help="pack only these voices (make_dataset's engine names, e.g. kokoro,piper,flite,festival): "
+        "espeak-ng's can be synthesized on the lent machine itself (scripts/lent_gpu_train.sh)",
+    )
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args()
@@ -158,6 +168,8 @@ def main() -> None:
         p.error("give --out DIR to pack, or --unpack PART --into DIR")
 
     rows = read_manifest(args.data / args.split)
+    if args.engines:
+        rows = of_engines(rows, args.engines.split(","))
     random.Random(args.seed).shuffle(rows)
     rows = engines_first(rows, args.first)
     args.out.mkdir(parents=True, exist_ok=True)

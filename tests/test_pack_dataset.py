@@ -120,3 +120,10 @@ def test_first_puts_the_named_engines_voices_ahead_of_a_random_rest():
     assert [r["i"] for r in ordered[:3]] == [1, 3, 5]  # the first three in the (shuffled) order given
     assert sorted(r["i"] for r in ordered) == list(range(20))  # nothing lost, nothing twice
     assert pack_dataset.engines_first(rows, []) == rows
+
+
+def test_engines_keeps_only_the_named_engines_voices():
+    rows = [{"voice": f"{engine}:v{i}", "i": i} for i, engine in enumerate(["espeak", "kokoro", "piper"] * 4)]
+    kept = pack_dataset.of_engines(rows, ["kokoro", "piper"])
+    assert [r["i"] for r in kept] == [1, 2, 4, 5, 7, 8, 10, 11]  # in order, espeak's left out
+    assert pack_dataset.of_engines(rows, ["flite"]) == []
