@@ -89,6 +89,17 @@ def test_tiny_shard_is_valid(tmp_path):
         assert set(row["text"]) <= set(VOCAB[1:])
 
 
+def test_a_shard_without_festivals_voices_needs_no_festival(tmp_path, monkeypatch):
+    """On a lent GPU machine only espeak-ng is carried: festival is not on its PATH."""
+    np.savez(tmp_path / "rirs.npz", *md.make_rir_bank(1, seed=0))
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "espeak-ng").symlink_to(shutil.which("espeak-ng"))
+    monkeypatch.setenv("PATH", str(bin_dir))
+    items = [md.Item("t_0", "espeak:en-us+f3", "turn on the lights", "turn on the lights", 1.0, 0.5)]
+    assert md.make_shard((tmp_path, "train", 0, items, 0, "espeak_")) == 1
+
+
 def test_heldout_sentences_only_where_allowed(tmp_path, monkeypatch):
     """--heldout-unseen-by: dev and test take only acceptable sentences, as many each, never in train."""
     pool = {
