@@ -24,18 +24,42 @@
 # libespeak-ng1, espeak-ng-data, libsonic0 and libpcaudio.so.0 built from
 # scripts/pcaudio_stub.c: that machine has neither ALSA nor PulseAudio, and writing WAV files opens
 # no audio device), .gpu/sentences.json.xz (the dataset's training sentences) and .gpu/rirs16.npz
-# (its room responses as float16).
+# (its room responses as float16), which `bash scripts/lent_gpu_train.sh prepare-espeak` makes
+# here (DATA_HERE: the dataset, default /work/data/asr).
 #
 # Prepared here, in ignored folders that each command carries:
-#   .gpu/train_part_N.zip, .gpu/dev_part_1.zip   scripts/pack_dataset.py (training audio as Opus)
+#   .gpu/train_part_N.zip, .gpu/dev_part_1.zip   scripts/pack_dataset.py (training audio as Opus;
+#           with ESPEAK, --engines kokoro,piper,flite,festival: the voices that machine cannot make)
+#   .gpu/espeak/, .gpu/sentences.json.xz, .gpu/rirs16.npz   for ESPEAK: `... prepare-espeak` (above)
 #   .whl/   cp312 manylinux wheels of what that machine lacks: kaldi-native-fbank, soundfile, cffi,
 #           pycparser, num2words, jiwer, rapidfuzz (pip download --no-deps --only-binary=:all:
 #           --python-version 3.12 ...), plus docopt.py copied from a virtual environment (sdist only)
 # The trainer runs in its own session (setsid), so it outlives each command; its cosine schedule
 # ends with --max-minutes. Files left in $OUT come back: logs, and snapshots for averaging.
 set -u
+MODE=$1
+if [ "$MODE" = prepare-espeak ]; then  # here, not on the lent machine
+  here=${DATA_HERE:-/work/data/asr}
+  mkdir -p .gpu/espeak || exit 1
+  (cd .gpu/espeak && apt-get download espeak-ng libespeak-ng1 espeak-ng-data libsonic0) || exit 1
+  gcc -shared -fPIC -O2 -Wl,-soname,libpcaudio.so.0 -o .gpu/espeak/libpcaudio.so.0 scripts/pcaudio_stub.c || exit 1
+  python3 - "$here" <<'PY' || exit 1
+import json, lzma, sys
+import numpy as np
+here = sys.argv[1]
+data = json.load(open(f"{here}/sentences.json"))
+# the training sentences only: the lent machine synthesizes no held-out split
+data = {**data, "dev": {k: [] for k in data["dev"]}, "test": {k: [] for k in data["test"]}}
+with lzma.open(".gpu/sentences.json.xz", "wt", preset=9) as f:
+    json.dump(data, f)
+z = np.load(f"{here}/rirs.npz")
+np.savez(".gpu/rirs16.npz", *[z[k].astype(np.float16) for k in z.files])
+PY
+  du -sh .gpu/espeak .gpu/sentences.json.xz .gpu/rirs16.npz
+  exit 0
+fi
 export PYTHONUNBUFFERED=1 PYTHONPATH=/tmp/site
-DATA=/tmp/asr RUN=/tmp/run MODE=$1
+DATA=/tmp/asr RUN=/tmp/run
 if [ -d .whl ]; then
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
   cp .whl/docopt.py /tmp/site/
