@@ -38,7 +38,7 @@ from pathlib import Path
 import soundfile as sf
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train_asr import read_manifest  # noqa: E402
+from train_asr import engine_of, read_manifest  # noqa: E402
 
 SHARD_SIZE = 200  # utterances per shard, as make_dataset
 OPUS_LEVEL = 0.985  # libsndfile's compression level → ~10.8 kbit/s with the 8 kHz band intact
@@ -88,8 +88,8 @@ class Part:
 
 
 def of_engines(rows: list[dict], engines: list[str]) -> list[dict]:
-    """The rows whose voice comes from one of `engines` ("kokoro:af_heart" is kokoro's)."""
-    return [r for r in rows if r["voice"].split(":")[0] in engines]
+    """The rows whose voice comes from one of `engines`."""
+    return [r for r in rows if engine_of(r) in engines]
 
 
 def engines_first(rows: list[dict], first: list[str]) -> list[dict]:
@@ -97,7 +97,7 @@ def engines_first(rows: list[dict], first: list[str]) -> list[dict]:
     can carry a few hours then holds the voices a run is meant to learn from, beside a random rest."""
     head: list[dict] = []
     for engine, n in (item.split("=") for item in first):
-        head += [r for r in rows if r["voice"].split(":")[0] == engine][: int(n)]
+        head += [r for r in rows if engine_of(r) == engine][: int(n)]
     taken = {id(r) for r in head}
     return head + [r for r in rows if id(r) not in taken]
 

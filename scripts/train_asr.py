@@ -75,11 +75,16 @@ def read_manifest(split_dir: Path, max_seconds: float = 20.0) -> list[dict]:
     return [r for r in rows if r["duration"] <= max_seconds and r["text"]]
 
 
+def engine_of(row: dict) -> str:
+    """The engine (make_dataset's name) whose voice spoke a manifest row: "kokoro:af_heart" → kokoro."""
+    return row["voice"].split(":")[0]
+
+
 def repeat_engines(rows: list[dict], repeat: list[str]) -> list[dict]:
     """Each row whose voice comes from an engine named ENGINE=K in `repeat` K times over (e.g.
     kokoro=5: a few thousand utterances of natural-sounding voices beside 30,000 of the others)."""
     times = {engine: int(k) for engine, k in (item.split("=") for item in repeat)}
-    return [r for r in rows for _ in range(times.get(r["voice"].split(":")[0], 1))]
+    return [r for r in rows for _ in range(times.get(engine_of(r), 1))]
 
 
 def load_wave(path: str) -> np.ndarray:
