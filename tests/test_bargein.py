@@ -230,7 +230,8 @@ def uncut_long_answers(
 
     result, delays = run_live(bench, cfg, body)
     assert result.answers == 2 and result.seconds > 30, "the answers were not long"
-    assert result.interrupted <= cuts_allowed and result.extra_turns <= cuts_allowed, (result.cases, delays)
+    # one case per answer cut or followed by a turn (both at once are one answer)
+    assert len(result.cases) <= cuts_allowed, (result.cases, delays)
     return delays
 
 
