@@ -385,8 +385,7 @@ class BargeIn:
         (the canceller's `DelayTracker`) beyond DELAY_IN_TAIL_MS. A machine short of CPU moved the
         tests' loopback echo to 276-454 ms; the gate then took the echo of older sound for the user,
         and after a hold the echo of what played before it went on past AFTER_HOLD_MS."""
-        delay = getattr(self.echo, "echo_delay_ms", None)
-        late = max(self.cfg.echo_delay_ms, (delay or 0.0) - DELAY_IN_TAIL_MS)
+        late = max(self.cfg.echo_delay_ms, (self.echo.echo_delay_ms or 0.0) - DELAY_IN_TAIL_MS)
         if late != self.late_ms:
             self.late_ms = late
             estimates = [self.estimate] + ([self.onset.estimate] if self.onset is not None else [])
@@ -413,7 +412,7 @@ class BargeIn:
     def _mic_moved(self, t_ns: int) -> bool:
         """Whether the echo canceller re-anchored the mic (`MicAnchor`) in the last RESTART_MS: the
         echo moved against its reference as after a restart."""
-        reanchors = getattr(getattr(self.echo, "mic_anchor", None), "reanchors", 0)
+        reanchors = self.echo.mic_reanchors
         if reanchors != self._reanchors:
             self._reanchors, self.mic_moved_ns = reanchors, t_ns
         return self.mic_moved_ns is not None and t_ns - self.mic_moved_ns < RESTART_MS * MS
@@ -470,8 +469,7 @@ class BargeIn:
         moved) lets it through at full level, and the gate, learnt on what it let through before,
         takes it for the user. Not with `echo_cancel = "off"`: there the user's voice comes with
         the whole echo under it."""
-        echo_peak = getattr(self.echo, "echo_peak", None)
-        peak = echo_peak(t_ns) if echo_peak is not None else None
+        peak = self.echo.echo_peak(t_ns)
         return peak is not None and peak >= ECHO_PEAK
 
     def _echo_gone(self, t_ns: int) -> bool:

@@ -201,9 +201,7 @@ class GateTrace:
 
         def traced(samples: np.ndarray, t_ns: int, linear: np.ndarray | None = None) -> None:
             before(samples, t_ns, linear)
-            anchor = getattr(bargein.echo, "mic_anchor", None)
-            reanchors = anchor.reanchors if anchor is not None else 0
-            counts = (getattr(bargein.pipe.sink, "underflows", 0), reanchors)
+            counts = (getattr(bargein.pipe.sink, "underflows", 0), bargein.echo.mic_reanchors)
             for what, old, new in zip(("underflow", "reanchor"), self._counts, counts, strict=True):
                 self.events += [(t_ns, what)] * (new - old)
             self._counts = counts
@@ -585,8 +583,8 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
         pulse.loopback(False)
         await live.stop()
     latencies = [r.latency_ms for r in results if r.latency_ms is not None]
-    anchor = getattr(live.listener.bargein.echo, "mic_anchor", None)  # None: no canceller
-    mic_reanchors = anchor.reanchors if anchor is not None else None
+    echo = live.listener.bargein.echo
+    mic_reanchors = echo.mic_reanchors if echo.active else None  # None: no canceller
     return {
         "mode": mode,
         "n": len(results),

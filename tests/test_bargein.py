@@ -28,6 +28,7 @@ import numpy as np
 import pytest
 from conftest import load_script
 
+from assistant.audio.echo import PassThrough
 from assistant.bargein import (
     ECHO_TAIL_MS,
     INITIAL_COUPLING_DB,
@@ -340,7 +341,7 @@ def test_an_utterance_that_is_the_answers_own_echo_is_not_a_barge_in():
 
     barge, _ = _converged_barge_in()
     peaks = iter([ECHO_PEAK + 0.2, ECHO_PEAK - 0.1, 0.05])
-    barge.echo = SimpleNamespace(echo_peak=lambda t_ns: next(peaks))
+    barge.echo = _Echo(peak=lambda t_ns: next(peaks))
     barge.onset_ns = T
     assert barge._is_echo_utterance(T + 500 * MS)
     assert barge._is_echo_utterance(T + 600 * MS)  # its dying tail correlates less: still the echo's
@@ -355,7 +356,7 @@ def test_an_utterance_that_is_the_answers_own_echo_is_not_a_barge_in():
             calls.append(True)
             return SimpleNamespace()
 
-        barge.pipe.interrupt, barge.echo = interrupt, SimpleNamespace(echo_peak=lambda t_ns: peak)
+        barge.pipe.interrupt, barge.echo = interrupt, _Echo(peak=lambda t_ns: peak)
         barge.pipe.hold.set()
         barge.onset_ns = T
         result = asyncio.run(barge.utterance_ended("the land of", T + 800 * MS))
@@ -371,7 +372,7 @@ def test_with_barge_in_disabled_talk_over_the_answer_is_not_a_turn():
     from assistant.bargein import BargeIn
 
     pipe = SimpleNamespace(hold=threading.Event(), busy=True)
-    barge = BargeIn(BargeinConfig(enabled=False), pipe, endpointer=None, echo=None)
+    barge = BargeIn(BargeinConfig(enabled=False), pipe, endpointer=None, echo=PassThrough())
     barge.speech_started(T)
     assert not asyncio.run(barge.utterance_ended("tell me a story about a dragon", T + 2000 * MS))
     pipe.busy = False
@@ -382,7 +383,7 @@ def test_with_barge_in_disabled_talk_over_the_answer_is_not_a_turn():
 def test_stop_phrases_match_whole_utterances_only():
     from assistant.bargein import BargeIn
 
-    barge = BargeIn(BargeinConfig(stop_phrases=["Stop!", "hold on"]), None, None, echo=None)
+    barge = BargeIn(BargeinConfig(stop_phrases=["Stop!", "hold on"]), None, None, echo=PassThrough())
     assert barge.is_stop_phrase("stop") and barge.is_stop_phrase("stop stop")
     assert barge.is_stop_phrase("hold on") and not barge.is_stop_phrase("hold")
     assert not barge.is_stop_phrase("stop the music") and not barge.is_stop_phrase("")
@@ -493,6 +494,17 @@ def test_echo_estimate_learns_the_start_of_a_clause_apart():
     assert est.coupling(start) == pytest.approx(-10.0) and est.coupling(steady) == pytest.approx(-30.0)
 
 
+class _Echo(PassThrough):
+    """A pass-through whose tracked delay, mic re-anchors and echo peaks a test sets."""
+
+    def __init__(self, echo_delay_ms: float | None = None, peak=lambda t_ns: None) -> None:
+        super().__init__()
+        self.echo_delay_ms, self.mic_reanchors, self.peak = echo_delay_ms, 0, peak
+
+    def echo_peak(self, end_ns: int, ms: int = 300) -> float | None:
+        return self.peak(end_ns)
+
+
 def _converged_barge_in(onset_detector: bool = False):
     """A BargeIn over a converged canceller (echo 45 dB below what plays, in both phases), and the
     list its endpointer's reference levels are appended to."""
@@ -508,7 +520,7 @@ def _converged_barge_in(onset_detector: bool = False):
         BargeinConfig(onset_detector=onset_detector),
         SimpleNamespace(hold=threading.Event(), busy=True),
         endpointer,
-        echo=None,
+        echo=PassThrough(),
     )
     for start in (True, False):
         for _ in range(MIN_HISTORY):
@@ -598,7 +610,7 @@ def test_an_echo_that_lies_late_lengthens_the_gate_and_the_wait_after_a_hold():
     from assistant.vad import State
 
     barge, _ = _converged_barge_in()
-    barge.echo = SimpleNamespace(echo_delay_ms=350.0)
+    barge.echo = _Echo(echo_delay_ms=350.0)
     block = np.full(320, 0.1, np.float32)  # -20 dBFS
     barge.estimate.reference(block, T)
     barge.estimate.reference(np.zeros(0, np.float32), T + 20 * MS)  # playback stopped
@@ -731,7 +743,7 @@ def test_an_onset_on_the_linear_output_holds_playback_before_the_gate_opens(spok
     quiet, playing = np.full(320, 1e-4, np.float32), np.full(320, 0.1, np.float32)  # -80, -20 dBFS
     for step in range(38):  # 0.7 s of echo only on both outputs (past START_MS), then 60 ms of user
         t = T + step * 20 * MS
-        for estimate in (barge.estimate, barge.onset.estimate):  # echo=None: the estimates only
+        for estimate in (barge.estimate, barge.onset.estimate):  # a pass-through: the estimates only
             estimate.reference(playing, t + 60 * MS)  # the player writes ahead of the mic
         barge.before(quiet, t, quiet if step < 35 else spoken[(step - 35) * 320 :][:320])
         asyncio.run(barge.after(t))
@@ -791,14 +803,14 @@ def test_a_mic_re_anchored_by_the_canceller_gets_the_floor_for_a_while():
     from assistant.bargein import RESTART_MS, RESUME_COUPLING_DB
 
     barge, levels = _converged_barge_in()
-    barge.echo = SimpleNamespace(mic_anchor=SimpleNamespace(reanchors=0))
+    barge.echo = _Echo()
     block = np.full(320, 0.1, np.float32)  # -20 dBFS
     steps = (0, 1, RESTART_MS // 20, RESTART_MS // 20 + 1)
     barge.estimate.reference(block, T)
     for i in range(steps[-1] + 1):
         barge.estimate.reference(block, T + (i + 1) * 20 * MS)  # the player writes ahead
         if i == 1:
-            barge.echo.mic_anchor.reanchors = 1  # between two mic blocks
+            barge.echo.mic_reanchors = 1  # between two mic blocks
         if i in steps:
             barge.before(block, T + i * 20 * MS)
     floor = -20.0 + RESUME_COUPLING_DB

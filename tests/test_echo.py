@@ -178,6 +178,19 @@ def test_the_canceller_pairs_by_mic_count_despite_a_late_stamp():
         canceller.process(np.zeros(320, np.float32), stamp(start) + late)
     got = np.concatenate([r for _, r in recorder.pairs])
     np.testing.assert_array_equal(got, echo.to_pcm16(ref))
+    assert canceller.mic_reanchors == 0
+
+
+def test_the_canceller_counts_the_mic_moving_against_its_count():
+    """`mic_reanchors`, which the barge-in gate watches (the echo moved against its reference): a
+    200 ms dropout in the mic's stamps that lasts counts once; the pass-through never counts."""
+    canceller, _ = recording_canceller()
+    silence = np.zeros(320, np.float32)
+    for k in range(12):
+        dropout = 200_000_000 if k >= 6 else 0
+        canceller.process(silence, stamp(k * 320) + dropout)
+        assert canceller.mic_reanchors == (k >= 6 + echo.JUMP_BLOCKS - 1)
+    assert echo.PassThrough().mic_reanchors == 0
 
 
 def test_converged_after_warmup_of_audible_reference():

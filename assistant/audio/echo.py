@@ -102,6 +102,7 @@ class EchoCanceller(Protocol):
     name: str  # "webrtc", "speex" or "off"
     active: bool  # False for the pass-through: barge-in then needs its raised VAD threshold
     echo_delay_ms: float | None  # how far the echo lies behind its stamps, once found (else None)
+    mic_reanchors: int  # how often the mic moved against its sample count (`MicAnchor`), since build
 
     @property
     def converged(self) -> bool:
@@ -147,6 +148,7 @@ class PassThrough:
     active = False
     converged = False  # it never cancels anything
     echo_delay_ms = None  # nothing is tracked
+    mic_reanchors = 0
 
     def __init__(self, name: str = "off") -> None:
         self.name = name
@@ -523,6 +525,12 @@ class TimedEchoCanceller:
         found. The barge-in gate lengthens its echo tail by it (`bargein.BargeIn`)."""
         delay = self.tracker.delay
         return None if delay is None else delay * 1000 / SAMPLE_RATE
+
+    @property
+    def mic_reanchors(self) -> int:
+        """How often the mic moved against its sample count since build (`MicAnchor`): each time the
+        echo moved against its reference. The barge-in gate takes the echo as loud for a while."""
+        return self.mic_anchor.reanchors
 
     def reference(self, samples: np.ndarray, t_ns: int) -> None:
         samples = _mono_float32(samples)
