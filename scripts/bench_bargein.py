@@ -197,7 +197,7 @@ class GateTrace:
         # when the player's stream ran dry and when the canceller re-anchored the mic: (t_ns, what)
         self.events: list[tuple[int, str]] = []
         self._counts = (0, 0)
-        self._delay: int | None = None  # the echo delay in samples the canceller tracks (`DelayTracker`)
+        self._delay: float | None = None  # the echo delay the canceller tracks (ms; None until found)
 
         def traced(samples: np.ndarray, t_ns: int, linear: np.ndarray | None = None) -> None:
             before(samples, t_ns, linear)
@@ -205,10 +205,10 @@ class GateTrace:
             for what, old, new in zip(("underflow", "reanchor"), self._counts, counts, strict=True):
                 self.events += [(t_ns, what)] * (new - old)
             self._counts = counts
-            tracker = getattr(bargein.echo, "tracker", None)
-            delay = tracker.delay if tracker is not None else None
+            delay = bargein.echo.echo_delay_ms
             if delay != self._delay:
-                self.events.append((t_ns, f"echo delay {delay}"))
+                said = "unknown" if delay is None else f"{delay:.1f} ms"
+                self.events.append((t_ns, f"echo delay {said}"))
                 self._delay = delay
             played, gate = bargein.estimate.played_db(t_ns), endpointer.gate_level_db
             if played is None or gate is None:
