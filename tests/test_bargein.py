@@ -20,6 +20,7 @@ import asyncio
 import os
 import threading
 import time
+import warnings
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -48,6 +49,7 @@ from assistant.pipeline import resume_point
 # frames" from "stopped at the confirmed interruption", which comes min_speech_ms + 400 ms later.
 STOP_MS = 500
 MID_ANSWER = 4  # questions injected mid-answer
+STARVED_UNDERFLOWS = 10  # output underflows in one run that tell a starved machine (0 on a quiet one)
 ECHO_VOLUME = 1.0  # loopback gain while the assistant answers alone: its echo as loud as it plays
 TALK_VOLUME = 0.5  # loopback gain when the user talks over it (-6 dB: the user nearer the mic)
 
@@ -239,12 +241,9 @@ def uncut_long_answers(
 # --- (b) a question mid-answer stops it at once and is answered --------------------------------------
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("onset_detector", [False, True])
-def test_a_question_mid_answer_stops_playback_and_is_answered(
-    bench, looped, asr_checkpoint, voices, tmp_path, onset_detector
-):
-    cfg = bench.make_config(tmp_path, "webrtc", asr_checkpoint, max_tokens=60)
+def mid_answer_barge_ins(bench, looped, asr_checkpoint, voices, root: Path, onset_detector: bool):
+    """MID_ANSWER questions over answers; the config, each barge-in, and the output's underflows."""
+    cfg = bench.make_config(root, "webrtc", asr_checkpoint, max_tokens=60)
     bargein = cfg.bargein.model_copy(update={"onset_detector": onset_detector})
     cfg = cfg.model_copy(update={"bargein": bargein})
 
@@ -254,14 +253,41 @@ def test_a_question_mid_answer_stops_playback_and_is_answered(
         looped.loopback(True, TALK_VOLUME)
         results = await bench.barge_ins(live, looped, voices["questions"], MID_ANSWER, delay=(2.5, 3.5))
         await answered(live, results[-1].turn)
-        return results
+        return results, live.pipe.sink.underflows
 
-    results = run_live(bench, cfg, body)
-    # Most, not all: about 5 in 100 barge-ins are held back by the echo gate (e.g. right after a false
-    # hold) and stop only later or not at all (the bench's p95 and "stopped", README); the bench
-    # measures those rates, this test that a barge-in does what the issue asks when it fires.
+    return cfg, *run_live(bench, cfg, body)
+
+
+def stopped_at_hold(results) -> bool:
+    """Most, not all: about 5 in 100 barge-ins are held back by the echo gate (e.g. right after a false
+    hold) and stop only later or not at all (the bench's p95 and "stopped", README); the bench
+    measures those rates, this test that a barge-in does what the issue asks when it fires."""
     at_hold = sorted(r.latency_ms for r in results if r.latency_ms is not None)
-    assert len(at_hold) >= MID_ANSWER // 2 and at_hold[MID_ANSWER // 2 - 1] <= STOP_MS, at_hold
+    return len(at_hold) >= MID_ANSWER // 2 and at_hold[MID_ANSWER // 2 - 1] <= STOP_MS
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("onset_detector", [False, True])
+def test_a_question_mid_answer_stops_playback_and_is_answered(
+    bench, looped, asr_checkpoint, voices, tmp_path, onset_detector
+):
+    run = (bench, looped, asr_checkpoint, voices)
+    cfg, results, underflows = mid_answer_barge_ins(*run, tmp_path / "first", onset_detector)
+    try:
+        check_mid_answer(bench, cfg, results, underflows)
+    except AssertionError as failure:
+        if underflows < STARVED_UNDERFLOWS:
+            raise
+        # The machine fell behind, not the barge-in: the assistant's output ran dry again and again
+        # (never in a quiet run), as on a shared CI machine whose LLM ran at a quarter of its speed.
+        # Once more; a second starved run fails like any other.
+        warnings.warn(f"a starved run failed: {failure}", stacklevel=1)
+        cfg, results, underflows = mid_answer_barge_ins(*run, tmp_path / "again", onset_detector)
+        check_mid_answer(bench, cfg, results, underflows)
+
+
+def check_mid_answer(bench, cfg, results, underflows: int) -> None:
+    assert stopped_at_hold(results), (f"{underflows} output underflows", described(results))
     interrupted = [r for r in results if r.turn.interrupted]
     assert len(interrupted) >= MID_ANSWER - 1, [r.turn.user_text for r in results]
     turns = stored(cfg)
@@ -276,7 +302,8 @@ def test_a_question_mid_answer_stops_playback_and_is_answered(
         assert (result.turn.user_text.strip(), heard) in cut, cut
         assert len(heard) < len(result.turn.answer_text.strip())
     question, answer = pairs[-1]
-    assert question.text and answer.text and not answer.interrupted  # the last question was answered
+    # the last question was answered
+    assert question.text and answer.text and not answer.interrupted, (question, answer)
     assert [r["interrupted"] for r in bench.latency_log(cfg)] == [reply.interrupted for _, reply in pairs]
 
 
@@ -418,6 +445,22 @@ def test_rapid_barge_ins_leave_nothing_behind(bench, looped, asr_checkpoint, voi
     assert wait_threads(threads_before), f"threads left: {[t.name for t in threading.enumerate()]}"
     assert_consistent(stored(cfg), bench.latency_log(cfg))
     assert sum(bool(r.turn.interrupted) for r in results) >= 0.75 * RAPID  # most interrupted their turn
+
+
+def described(results) -> list[dict]:
+    """Each barge-in as the bench's --details shows it, for a failing assertion: whether its onset was
+    found in the mic recording, when the hold came and went, and whether its turn was cut."""
+    return [
+        {
+            "stop_ms": r.latency_ms,
+            "onset_found": r.onset_ns is not None,
+            "hold_ms": r.hold_ms,
+            "since_release_ms": r.since_release_ms,
+            "releases_ms": r.releases_ms,
+            "interrupted": bool(r.turn.interrupted),
+        }
+        for r in results
+    ]
 
 
 def wait_threads(count: int, timeout: float = 5.0) -> bool:
