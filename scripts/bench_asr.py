@@ -109,8 +109,10 @@ def final_times(
     return float(np.median(times)), rec.finalize()
 
 
-def final_table(model: ConformerCTC, repeats: int = 7) -> None:
-    decoder = LexiconDecoder(DEFAULT_ASR_LM).build()
+def final_table(model: ConformerCTC, lm: Path, repeats: int = 7) -> None:
+    start = time.perf_counter()
+    decoder = LexiconDecoder(lm).build()
+    print(f"\nlanguage model: {lm}, built (lexicon trie, KenLM mmap) in {time.perf_counter() - start:.2f} s")
     print("\n| speech s | peek_final greedy ms | peek_final + LM ms | LM's share ms | text (LM) |")
     print("|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
@@ -138,6 +140,7 @@ def main() -> None:
     parser.add_argument("--left-chunks", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=65.0, help="length of the continuous stream")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--lm", type=Path, default=DEFAULT_ASR_LM, help="word LM, its lexicon beside it")
     args = parser.parse_args()
     model, source = find_model(args.model_dir)
     wave = test_audio(args.seconds)
@@ -155,7 +158,7 @@ def main() -> None:
         wall, cpu = chunk_times(model, wave, args.chunk_ms, args.left_chunks)
         print(row(threads, wall, cpu, args.chunk_ms, args.left_chunks))
     torch.set_num_threads(1)  # as shipped ([asr] threads = 1)
-    final_table(model)
+    final_table(model, args.lm)
 
 
 if __name__ == "__main__":

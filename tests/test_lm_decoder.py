@@ -57,6 +57,13 @@ def test_sure_letters_win_over_the_language_model(shipped_decoder):
     assert shipped_decoder.decode(spelled("play some jazz", confidence=0.97)) == "play some jazz"
 
 
+def test_dictionary_words_the_sentences_never_used_come_out(shipped_decoder):
+    # WordNet's words (scripts/build_lm.py --wordnet); with only the sentences' words these came out
+    # as "key pad to expect" and "deer rick"
+    for text in ("use the keypad to eject", "build a derrick on the oil"):
+        assert shipped_decoder.decode(spelled(text, confidence=0.9)) == text
+
+
 def test_no_frames_decode_to_nothing(shipped_decoder):
     assert shipped_decoder.decode(np.zeros((0, len(VOCAB)), np.float32)) == ""
 
