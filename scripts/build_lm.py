@@ -9,7 +9,8 @@ from the same source release:
 
     apt-get install cmake libboost-program-options-dev libboost-system-dev libboost-thread-dev \\
         libboost-test-dev zlib1g-dev
-    pip download kenlm==0.3.0 --no-deps --no-binary :all: -d /tmp/kenlm && cd /tmp/kenlm && \\
+    pip download kenlm==0.3.0 --no-deps --no-binary kenlm --no-build-isolation -d /tmp/kenlm && \\
+        cd /tmp/kenlm && \\
         tar xzf kenlm-0.3.0.tar.gz && cmake -S kenlm-0.3.0 -B build && make -C build -j2 lmplz build_binary
 
     python scripts/build_lm.py --data /work/data/asr --kenlm-bin /tmp/kenlm/build/bin [--wordnet]

@@ -266,6 +266,22 @@ def stopped_at_hold(results) -> bool:
     return len(at_hold) >= MID_ANSWER // 2 and at_hold[MID_ANSWER // 2 - 1] <= STOP_MS
 
 
+def described(results) -> list[dict]:
+    """Each barge-in as the bench's --details shows it, for a failing assertion: whether its onset was
+    found in the mic recording, when the hold came and went, and whether its turn was cut."""
+    return [
+        {
+            "stop_ms": r.latency_ms,
+            "onset_found": r.onset_ns is not None,
+            "hold_ms": r.hold_ms,
+            "since_release_ms": r.since_release_ms,
+            "releases_ms": r.releases_ms,
+            "interrupted": bool(r.turn.interrupted),
+        }
+        for r in results
+    ]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("onset_detector", [False, True])
 def test_a_question_mid_answer_stops_playback_and_is_answered(
@@ -445,22 +461,6 @@ def test_rapid_barge_ins_leave_nothing_behind(bench, looped, asr_checkpoint, voi
     assert wait_threads(threads_before), f"threads left: {[t.name for t in threading.enumerate()]}"
     assert_consistent(stored(cfg), bench.latency_log(cfg))
     assert sum(bool(r.turn.interrupted) for r in results) >= 0.75 * RAPID  # most interrupted their turn
-
-
-def described(results) -> list[dict]:
-    """Each barge-in as the bench's --details shows it, for a failing assertion: whether its onset was
-    found in the mic recording, when the hold came and went, and whether its turn was cut."""
-    return [
-        {
-            "stop_ms": r.latency_ms,
-            "onset_found": r.onset_ns is not None,
-            "hold_ms": r.hold_ms,
-            "since_release_ms": r.since_release_ms,
-            "releases_ms": r.releases_ms,
-            "interrupted": bool(r.turn.interrupted),
-        }
-        for r in results
-    ]
 
 
 def wait_threads(count: int, timeout: float = 5.0) -> bool:
