@@ -443,6 +443,18 @@ class BargeInResult:
     releases_ms: list[float] = field(default_factory=list)  # holds released in the STOP_WINDOW_S after it
     gate: dict = field(default_factory=dict)  # `GateTrace.at_onset`
 
+    def details(self) -> dict:
+        """This barge-in for --details (and a failing test's message)."""
+        return {
+            "stop_ms": self.latency_ms,
+            "onset_found": self.onset_ns is not None,
+            "hold_ms": self.hold_ms,
+            "since_release_ms": self.since_release_ms,
+            "releases_ms": self.releases_ms,
+            "interrupted": bool(self.turn.interrupted),
+            **self.gate,
+        }
+
 
 async def barge_ins(
     live: Live, pulse, questions: list[Speech], n: int, delay=(1.5, 4.0), seed: int = 0
@@ -613,17 +625,7 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
             # utterances over an answer, recognized as words, dismissed as its own echo (`_own_echo`)
             "echo_dismissed": live.listener.bargein.echo_dismissed,
             "stall_restarts": getattr(live.pipe.sink, "stall_restarts", None),
-            "barge_ins": [
-                {
-                    "stop_ms": r.latency_ms,
-                    "hold_ms": r.hold_ms,
-                    "since_release_ms": r.since_release_ms,
-                    "releases_ms": r.releases_ms,
-                    "interrupted": bool(r.turn.interrupted),
-                    **r.gate,
-                }
-                for r in results
-            ],
+            "barge_ins": [r.details() for r in results],
         },
     }
 

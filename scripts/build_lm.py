@@ -96,7 +96,8 @@ def main() -> None:
     args = p.parse_args()
 
     sentences = training_sentences(args.data)
-    words = sorted({w for s in sentences for w in s.split()})
+    counts = Counter(w for s in sentences for w in s.split())
+    words = sorted(counts)
     dictionary = wordnet_words() if args.wordnet else []
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -110,7 +111,6 @@ def main() -> None:
         if dictionary:
             # Good-Turing: the chance that the next word is one never seen is about the share of
             # words seen once; the dictionary's new words share that.
-            counts = Counter(w for s in sentences for w in s.split())
             unseen = sum(c == 1 for c in counts.values()) / sum(counts.values())
             added = add_unigrams(arpa, dictionary, unseen)
             print(f"{added} WordNet words added to the unigrams, {unseen:.2%} of the probability in all")
@@ -122,7 +122,7 @@ def main() -> None:
         )
     words_path_for(args.out / "lm.bin").write_text("\n".join(words) + "\n")
     size = (args.out / "lm.bin").stat().st_size / 1e6
-    n_words = sum(len(s.split()) for s in sentences)
+    n_words = sum(counts.values())
     print(f"{len(sentences)} sentences, {n_words} words, {len(words)} distinct;", end=" ")
     print(f"{args.order}-gram → {args.out / 'lm.bin'} ({size:.1f} MB)")
 

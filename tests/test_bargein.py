@@ -266,22 +266,6 @@ def stopped_at_hold(results) -> bool:
     return len(at_hold) >= MID_ANSWER // 2 and at_hold[MID_ANSWER // 2 - 1] <= STOP_MS
 
 
-def described(results) -> list[dict]:
-    """Each barge-in as the bench's --details shows it, for a failing assertion: whether its onset was
-    found in the mic recording, when the hold came and went, and whether its turn was cut."""
-    return [
-        {
-            "stop_ms": r.latency_ms,
-            "onset_found": r.onset_ns is not None,
-            "hold_ms": r.hold_ms,
-            "since_release_ms": r.since_release_ms,
-            "releases_ms": r.releases_ms,
-            "interrupted": bool(r.turn.interrupted),
-        }
-        for r in results
-    ]
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("onset_detector", [False, True])
 def test_a_question_mid_answer_stops_playback_and_is_answered(
@@ -303,7 +287,7 @@ def test_a_question_mid_answer_stops_playback_and_is_answered(
 
 
 def check_mid_answer(bench, cfg, results, underflows: int) -> None:
-    assert stopped_at_hold(results), (f"{underflows} output underflows", described(results))
+    assert stopped_at_hold(results), (f"{underflows} output underflows", [r.details() for r in results])
     interrupted = [r for r in results if r.turn.interrupted]
     assert len(interrupted) >= MID_ANSWER - 1, [r.turn.user_text for r in results]
     turns = stored(cfg)
