@@ -82,6 +82,7 @@ class AsrConfig(Section):
     lm: OptionalFile
     lm_weight: float = Field(1.8, ge=0, le=10)
     word_score: float = Field(0.0, ge=-10, le=10)
+    full_context_final: bool = True
 
     _check_checkpoint = field_validator("checkpoint", "lm")(_existing_file)
 

@@ -17,8 +17,9 @@ Sets:
                the training sentences, so for train read the greedy rows
 Every set goes through the real streaming recognizer (chunk_ms, left_chunks as shipped) and through
 the masked full-context forward, each with greedy CTC and with the word language model's beam
-search (`--lm`, as `assistant run` decodes finals); the real-speech sets also through pocketsphinx's
-bundled en-us model, the peer. References and hypotheses both pass through assistant.asr.text.normalize().
+search (`--lm`), and through the recognizer as `assistant run` uses it: streaming, then the final
+from a full-context pass over the whole utterance and its flush, with the LM (`full_context_final`);
+the real-speech sets also through pocketsphinx's bundled en-us model, the peer. References and hypotheses both pass through assistant.asr.text.normalize().
 """
 
 from __future__ import annotations
@@ -122,10 +123,19 @@ def asterisk_set() -> list[Utterance]:
 # Systems
 # ---------------------------------------------------------------------------------------------
 def ours_streaming(
-    model, utts: list[Utterance], chunk_ms: int, left_chunks: int, decoder=None, piece_ms: int = 20
+    model,
+    utts: list[Utterance],
+    chunk_ms: int,
+    left_chunks: int,
+    decoder=None,
+    piece_ms: int = 20,
+    full_context_final: bool = False,
 ) -> list[str]:
     """The live path: audio in 20 ms pieces through StreamingRecognizer, then finalize()."""
-    rec = StreamingRecognizer(model, chunk_ms, left_chunks, decoder=decoder).build()
+    rec = StreamingRecognizer(
+        model, chunk_ms, left_chunks, decoder=decoder, full_context_final=full_context_final
+    )
+    rec.build()
     piece = SAMPLE_RATE * piece_ms // 1000
     hyps = []
     for _, wave, _ in utts:
@@ -196,6 +206,9 @@ def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) 
             )
             if not args.quick:
                 systems["ours, full context + LM"] = lambda u: ours_full(model, u, decoder)
+            systems[SHIPPED.format(chunk_ms=args.chunk_ms)] = lambda u: ours_streaming(
+                model, u, args.chunk_ms, args.left_chunks, decoder, full_context_final=True
+            )
         if (name in REAL_SETS or args.peer_synth) and not args.quick:
             systems["pocketsphinx en-us (peer)"] = pocketsphinx_hyps
         for system, run in systems.items():
@@ -218,6 +231,8 @@ def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) 
     return results
 
 
+# The setting `assistant run` uses (config.toml [asr]): the row the shipping rule reads.
+SHIPPED = "ours, streaming {chunk_ms} ms, full-context final + LM"
 REAL_SETS = ("alsa", "wz2100", "asterisk")
 # Pools the shipping rule reads (models/asr/MODEL_CARD.md): the wideband recordings, the kind of
 # audio a laptop microphone gives, apart from the 8 kHz telephone prompts, whose 3,288 words would

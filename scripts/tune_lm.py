@@ -1,8 +1,9 @@
 """Choose the language model's weights on the dev set (training voices, held-out sentences).
 
-The dev utterances go once through the network (streaming chunks as shipped, with the 200 ms
-flush the live recognizer feeds); then every (lm_weight, word_score) pair of the grid decodes the
-same log-probs. Prints a table of dev WER; put the best pair in config.toml's [asr]. Never tune on
+The dev utterances, with the 200 ms flush the live recognizer feeds, go once through the network:
+at full context, as the shipped recognizer's final pass reads them (`full_context_final`), or with
+`--final streaming` in streaming chunks; then every (lm_weight, word_score) pair of the grid decodes
+the same log-probs. Prints a table of dev WER; put the best pair in config.toml's [asr]. Never tune on
 test_synth or the real-speech sets: they measure.
 
     python scripts/tune_lm.py --checkpoint models/asr/conformer_ctc.pt --n 400
@@ -39,6 +40,9 @@ def main() -> None:
     p.add_argument("--n", type=int, default=400, help="dev utterances")
     p.add_argument("--chunk-ms", type=int, default=320)
     p.add_argument("--left-chunks", type=int, default=4)
+    p.add_argument(
+        "--final", choices=("full", "streaming"), default="full", help="the log-probs the final is read from"
+    )
     p.add_argument("--lm-weights", type=floats, default=floats("0.8,1.2,1.6,2.0,2.4"))
     p.add_argument("--word-scores", type=floats, default=floats("-1,0,1"))
     p.add_argument("--threads", type=int, default=2)
@@ -55,12 +59,14 @@ def main() -> None:
     log_probs: list[np.ndarray] = []
     for i in range(0, len(rows), 8):
         waves = [np.concatenate((read_audio(r["audio"]), flush)) for r in rows[i : i + 8]]
-        log_probs += log_probs_batch(model, waves, args.chunk_ms, args.left_chunks)
+        chunk_ms = args.chunk_ms if args.final == "streaming" else None  # None: full context
+        log_probs += log_probs_batch(model, waves, chunk_ms, args.left_chunks)
 
     def wer(hyps: list[str]) -> float:
         return jiwer.wer(refs, [h or "<empty>" for h in hyps])
 
-    print(f"dev: {len(refs)} utterances; greedy CTC WER {wer([greedy_text(lp) for lp in log_probs]):.4f}\n")
+    greedy = wer([greedy_text(lp) for lp in log_probs])
+    print(f"dev: {len(refs)} utterances, {args.final} final; greedy CTC WER {greedy:.4f}\n")
     print("| lm_weight | word_score | dev WER | ms per utterance |\n|---:|---:|---:|---:|")
     best = (1.0, 0.0, 0.0)
     for lm_weight in args.lm_weights:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from assistant.asr.lm_decoder import DecoderWeights, LanguageModelError, LexiconDecoder, words_path_for
-from assistant.asr.recognizer import FLUSH_MS, StreamingRecognizer, greedy_text, transcribe
+from assistant.asr.recognizer import FLUSH_MS, StreamingRecognizer, greedy_text, transcribe_batch
 from assistant.asr.text import CHAR_TO_ID, VOCAB
 from assistant.audio.files import read_audio
 from assistant.config import DEFAULT_ASR_LM, AsrConfig
@@ -117,7 +117,8 @@ def test_finals_use_the_language_model_and_partials_do_not(espeak_wav):
     final = rec.finalize()
     assert final == peeked and final and set(final.split()) <= words
     flushed = np.r_[wave, np.zeros(FLUSH_MS * 16, np.float32)]  # finalize() feeds this silence
-    assert plain.finalize() == transcribe(plain.model, flushed)  # without the LM: greedy letters
+    # without the LM: greedy letters of the full-context pass (config's full_context_final)
+    assert plain.finalize() == transcribe_batch(plain.model, [flushed], None)[0]
 
 
 def test_a_broken_language_model_is_one_line_and_exit_1(tmp_path):

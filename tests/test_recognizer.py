@@ -121,6 +121,41 @@ def test_peek_final_is_the_final_text_so_far_and_changes_nothing(model, flush_ms
     assert rec.finalize(flush_ms=0) == transcribe(model, np.r_[head, tail])
 
 
+def test_a_full_context_final_rereads_the_whole_utterance(model):
+    wave = _wave(2.1, seed=17)
+    rec = StreamingRecognizer(model, 320, 4, full_context_final=True)
+    streaming = StreamingRecognizer(model, 320, 4)
+    partial = rec.accept(wave)
+    assert partial == streaming.accept(wave)  # partials: the streaming chunks either way
+    flushed = np.r_[wave, np.zeros(FLUSH_MS * 16, np.float32)]
+    final = rec.finalize()
+    assert final == _full_greedy(model, flushed, None, -1)
+    assert final != streaming.finalize()  # the two passes differ on this utterance
+    assert rec.text == "" and rec._utterance == []  # a fresh utterance, no features kept
+    rec.accept(wave[:16000])
+    assert rec.finalize(flush_ms=0) == _full_greedy(model, wave[:16000], None, -1)
+
+
+@pytest.mark.parametrize("flush_ms", [0, 200, 520])
+def test_a_full_context_peek_is_the_final_and_changes_nothing(model, flush_ms):
+    head, tail = _wave(1.5, seed=11), _wave(0.9, seed=13)
+    rec = StreamingRecognizer(model, 320, 4, full_context_final=True)
+    twin = StreamingRecognizer(model, 320, 4, full_context_final=True)
+    rec.accept(head)
+    twin.accept(head)
+    peeked = rec.peek_final(flush_ms)
+    assert peeked == twin.finalize(flush_ms)
+    rec.accept(tail)  # the user goes on: the final reads all of it
+    assert rec.finalize(flush_ms=0) == _full_greedy(model, np.r_[head, tail], None, -1)
+
+
+def test_a_full_context_final_of_nothing_is_empty(model):
+    rec = StreamingRecognizer(model, 320, 4, full_context_final=True)
+    assert rec.finalize(flush_ms=0) == "" and rec.peek_final(flush_ms=0) == ""
+    rec.accept(np.zeros(100, np.float32))  # less than one feature frame
+    assert rec.finalize(flush_ms=0) == ""
+
+
 @pytest.mark.parametrize("n", [399, 400, 1000, 4037])  # remainders shorter and longer than a window
 def test_feature_peek_equals_accept_and_changes_nothing(n):
     rng = np.random.default_rng(n)
@@ -148,11 +183,14 @@ LEAD_IN_QUESTIONS = ["What color is the sky?", "What is the capital of Spain?", 
 
 
 @pytest.mark.slow
-def test_the_shipped_model_starts_right_after_digital_silence(espeak_wav):
+@pytest.mark.parametrize("full_context_final", [False, True])
+def test_the_shipped_model_starts_right_after_digital_silence(espeak_wav, full_context_final):
     checkpoint = AsrConfig().checkpoint_path
     if not checkpoint.exists():
         pytest.skip(f"no shipped checkpoint at {checkpoint}")
-    rec = StreamingRecognizer.from_checkpoint(checkpoint, threads=1).build()
+    rec = StreamingRecognizer.from_checkpoint(checkpoint, threads=1)
+    rec.full_context_final = full_context_final
+    rec.build()
     wrong = []
     for question in LEAD_IN_QUESTIONS:
         speech = read_audio(espeak_wav(question))
@@ -190,7 +228,12 @@ def test_from_checkpoint_loads_in_build(tmp_path, model):
 def test_transcribe_files_reports_bad_files_and_goes_on(tmp_path, model):
     save_checkpoint(model, tmp_path / "asr.pt")
     settings = SimpleNamespace(
-        checkpoint_path=tmp_path / "asr.pt", chunk_ms=320, left_chunks=4, threads=1, language_model=False
+        checkpoint_path=tmp_path / "asr.pt",
+        chunk_ms=320,
+        left_chunks=4,
+        threads=1,
+        language_model=False,
+        full_context_final=False,
     )
     wave = _wave(1.0, seed=4)
     write_wav(tmp_path / "a.wav", wave)
@@ -201,3 +244,6 @@ def test_transcribe_files_reports_bad_files_and_goes_on(tmp_path, model):
     assert "bad.wav" in bad["error"] and "text" not in bad
     full = next(transcribe_files(settings, [tmp_path / "a.wav"], full_context=True))
     assert isinstance(full["text"], str) and full["decode_s"] >= 0
+    settings.full_context_final = True  # as shipped: streaming, then the final at full context
+    two_pass = next(transcribe_files(settings, [tmp_path / "a.wav"]))
+    assert two_pass["text"] == _full_greedy(model, flushed, None, -1) != good["text"]
