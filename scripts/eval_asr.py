@@ -225,7 +225,7 @@ def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) 
             ]
             results.append(row)
             print(
-                f"{name:10s} {system:36s} WER {row['wer']:.3f} CER {row['cer']:.3f} ({row['seconds']} s)",
+                f"{name:10s} {system:52s} WER {row['wer']:.3f} CER {row['cer']:.3f} ({row['seconds']} s)",
                 file=sys.stderr,
             )
     return results
