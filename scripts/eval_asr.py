@@ -19,7 +19,8 @@ Every set goes through the real streaming recognizer (chunk_ms, left_chunks as s
 the masked full-context forward, each with greedy CTC and with the word language model's beam
 search (`--lm`), and through the recognizer as `assistant run` uses it: streaming, then the final
 from a full-context pass over the whole utterance and its flush, with the LM (`full_context_final`);
-the real-speech sets also through pocketsphinx's bundled en-us model, the peer. References and hypotheses both pass through assistant.asr.text.normalize().
+the real-speech sets also through pocketsphinx's bundled en-us model, the peer. References and
+hypotheses both pass through assistant.asr.text.normalize().
 """
 
 from __future__ import annotations
