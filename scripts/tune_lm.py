@@ -57,9 +57,9 @@ def main() -> None:
     model = load_checkpoint(args.checkpoint)
     flush = np.zeros(FLUSH_MS * SAMPLE_RATE // 1000, np.float32)
     log_probs: list[np.ndarray] = []
+    chunk_ms = args.chunk_ms if args.final == "streaming" else None  # None: full context
     for i in range(0, len(rows), 8):
         waves = [np.concatenate((read_audio(r["audio"]), flush)) for r in rows[i : i + 8]]
-        chunk_ms = args.chunk_ms if args.final == "streaming" else None  # None: full context
         log_probs += log_probs_batch(model, waves, chunk_ms, args.left_chunks)
 
     def wer(hyps: list[str]) -> float:

@@ -213,12 +213,9 @@ class StreamingRecognizer:
             return decode(tokens)  # greedy, already collapsed chunk by chunk
         return self.text_of(np.concatenate(log_probs))  # (T, V)
 
-    @torch.inference_mode()
     def _full_context_text(self, feats: np.ndarray) -> str:
         """The utterance's features (T, 80) through the network at full context → final text."""
-        x = torch.from_numpy(np.ascontiguousarray(feats))[None]  # (1, T, 80)
-        log_probs, lens = self.model(x, torch.tensor([len(feats)]), None)  # (1, T', V), (1,)
-        return self.text_of(log_probs[0, : lens[0]].float().numpy())
+        return self.text_of(log_probs_of_features(self.model, [feats], None)[0])
 
     def _run(self, feats: np.ndarray) -> None:
         tokens, self._state, self._last, frames = self._step(feats, self._state, self._last)
@@ -245,14 +242,20 @@ def transcribe(model: ConformerCTC, wave: np.ndarray, chunk_ms: int = 320, left_
     return recognizer.finalize(flush_ms=0)
 
 
-@torch.inference_mode()
 def log_probs_batch(
     model: ConformerCTC, waves: list[np.ndarray], chunk_ms: int | None = 320, left_chunks: int = 4
 ) -> list[np.ndarray]:
     """Many waveforms at once through the masked full forward → per wave (T', V) CTC log-probs
     (equal to streaming for the same chunk_ms/left_chunks; chunk_ms None = full context)."""
+    return log_probs_of_features(model, [log_mel(w) for w in waves], chunk_ms, left_chunks)
+
+
+def log_probs_of_features(
+    model: ConformerCTC, utterances: list[np.ndarray], chunk_ms: int | None = 320, left_chunks: int = 4
+) -> list[np.ndarray]:
+    """`log_probs_batch` from each utterance's features (T, 80) instead of its samples."""
     device = model.cmvn_mean.device  # a model being trained on a GPU is evaluated there
-    feats = [torch.from_numpy(log_mel(w)) for w in waves]
+    feats = [torch.from_numpy(np.ascontiguousarray(f)) for f in utterances]
     lens = torch.tensor([len(f) for f in feats], device=device)
     batch = torch.nn.utils.rnn.pad_sequence(feats, batch_first=True).to(device)  # (B, T, 80)
     chunk = chunk_frames(chunk_ms) if chunk_ms else None
@@ -262,7 +265,7 @@ def log_probs_batch(
             log_probs, out_lens = model.eval()(batch, lens, chunk, left_chunks)  # (B, T', V), (B,)
     finally:
         model.train(was_training)
-    return [log_probs[b, : out_lens[b]].float().cpu().numpy() for b in range(len(waves))]
+    return [log_probs[b, : out_lens[b]].float().cpu().numpy() for b in range(len(feats))]
 
 
 def greedy_text(log_probs: np.ndarray) -> str:
