@@ -14,7 +14,7 @@
 # LR sets the peak learning rate (default 1.2e-3), INIT the checkpoint to start from (default the
 # shipped one; another one travels in .gpu/), WORKERS the loader processes (default 14), REPEAT the
 # trainer's --repeat (e.g. "kokoro=6 piper=6"), PASSES its --passes (default 4; 1 or 2 where the set
-# grows during the run, so that new shards join sooner).
+# grows during the run, so that new shards join sooner), FULL_SHARE its --full-context-share (default 0.5).
 #
 # ESPEAK=N also synthesizes N fresh training utterances of espeak-ng's training voices there, with
 # make_dataset.py's rooms, noise and colouring, in ESPEAK_JOBS processes (default 8) beside the
@@ -107,7 +107,8 @@ if [ "$MODE" = start ] || [ "$MODE" = once ]; then
   setsid nohup python3 scripts/train_asr.py --data $DATA --out $RUN --init "${INIT:-models/asr/conformer_ctc.pt}" \
     --lr "${LR:-1.2e-3}" --warmup 400 --schedule cosine --max-steps 1000000 --max-minutes "${MAX_MINUTES:-24}" \
     --curriculum-steps 0 --narrowband 0.2 --batch-seconds 800 --passes "${PASSES:-4}" --workers "${WORKERS:-14}" --device-features --threads 2 \
-    --snapshot-every 250 --eval-every 500 --log-every 50 --precision auto --repeat ${REPEAT:-} > /tmp/train.out 2>&1 < /dev/null &
+    --snapshot-every 250 --eval-every 500 --log-every 50 --precision auto \
+    --full-context-share "${FULL_SHARE:-0.5}" --repeat ${REPEAT:-} > /tmp/train.out 2>&1 < /dev/null &
   echo $! > $RUN.pid
 fi
 running() { kill -0 "$(cat $RUN.pid)" 2> /dev/null; }

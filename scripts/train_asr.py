@@ -8,7 +8,8 @@ On a lent GPU (scripts/lent_gpu_train.sh): ``--max-minutes`` ends the cosine sch
 with the machine's time, ``--device-features`` computes log-mel there (`log_mel_batch`), and
 ``--passes`` makes an epoch several passes over a set that is small next to the GPU's speed.
 
-Dynamic chunk training: each batch is full context with probability 0.5, otherwise a random chunk
+Dynamic chunk training: each batch is full context with probability 0.5 (``--full-context-share``;
+the live final is read from a full-context pass), otherwise a random chunk
 of 1-25 output frames (40 ms each) with 1, 2, 4, 8 or all left chunks, so one model serves every
 chunk size; dev WER is measured at the shipped streaming setting (320 ms chunks, 4 left chunks).
 Batches are bucketed by length and capped by total audio seconds. `last.pt` (model, optimizer,
@@ -638,7 +639,7 @@ class Trainer:
         warm = s["step"] < args.curriculum_steps
         if not warm:
             batch["feats"] = spec_augment(batch["feats"], batch["feat_lens"], self.model.cmvn_mean, gen)
-        chunk, left = (None, -1) if warm else random_chunking(chunk_rng)
+        chunk, left = (None, -1) if warm else random_chunking(chunk_rng, args.full_context_share)
         lr = learning_rate(
             s["step"], args.lr, args.warmup, args.schedule, args.max_steps, self.time_progress()
         )
@@ -726,6 +727,12 @@ def parse_args() -> argparse.Namespace:
         help="with --average: one weight per checkpoint, e.g. 0.5,0.5 (default: equal)",
     )
     p.add_argument("--snapshot-every", type=int, default=0, help="keep snapshots/step_N.pt every N steps")
+    p.add_argument(
+        "--full-context-share",
+        type=float,
+        default=0.5,
+        help="share of batches at full context; the rest get a random chunk and left context",
+    )
     p.add_argument("--epochs", type=int, default=100)
     p.add_argument("--passes", type=int, default=1, help="passes over the training rows per epoch")
     p.add_argument("--batch-seconds", type=float, default=120.0, help="padded audio seconds per batch")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 
@@ -208,3 +209,16 @@ def test_repeat_takes_an_engines_utterances_k_times_and_the_rest_once():
     repeated = train_asr.repeat_engines(rows, ["kokoro=3"])
     assert [r["n"] for r in repeated] == [0, 0, 0, 1, 2, 2, 2]
     assert train_asr.repeat_engines(rows, []) == rows
+
+
+@pytest.mark.parametrize("share", [0.0, 0.5, 0.8, 1.0])
+def test_full_context_share_sets_how_many_batches_see_the_whole_utterance(share):
+    rng = random.Random(7)
+    draws = [train_asr.random_chunking(rng, share) for _ in range(4000)]
+    full = sum(chunk is None for chunk, _ in draws) / len(draws)
+    assert abs(full - share) < 0.03
+    for chunk, left in draws:
+        if chunk is None:
+            assert left == -1
+        else:
+            assert 1 <= chunk <= 25 and left in train_asr.LEFT_CHUNK_CHOICES
