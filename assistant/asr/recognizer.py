@@ -8,9 +8,10 @@ search (`lm_decoder.LexiconDecoder`) when one is given, over all of the utteranc
 
 Two passes (`full_context_final`, on as shipped): the partials come from the streaming chunks, the
 final from one more pass of the network over the whole utterance at full context, where every frame
-sees the whole question, the way the model was also trained (half its batches). The streaming
-chunks must commit a letter seeing at most one chunk ahead; the final need not. With the LM, 13%
-fewer word errors than the streaming chunks' final on held-out voices and 8% fewer on real speech,
+sees the whole question, the way the model was also trained (half to 70% of its batches). The
+streaming chunks must commit a letter seeing at most one chunk ahead; the final need not. With the
+LM, 15% fewer word errors than the streaming chunks' final on held-out voices and 8% fewer on real
+speech (the checkpoint shipped 2026-11-27),
 for one forward pass over the utterance at the final (models/asr/MODEL_CARD.md, scripts/bench_asr.py).
 """
 
