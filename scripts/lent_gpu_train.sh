@@ -14,7 +14,8 @@
 # LR sets the peak learning rate (default 1.2e-3), INIT the checkpoint to start from (default the
 # shipped one; another one travels in .gpu/), WORKERS the loader processes (default 14), REPEAT the
 # trainer's --repeat (e.g. "kokoro=6 piper=6"), PASSES its --passes (default 4; 1 or 2 where the set
-# grows during the run, so that new shards join sooner), FULL_SHARE its --full-context-share (default 0.5).
+# grows during the run, so that new shards join sooner), FULL_SHARE its --full-context-share (the
+# share of full-context batches, default 0.5; 0.7 in the nineteenth session's run).
 #
 # ESPEAK=N also synthesizes N fresh training utterances of espeak-ng's training voices there, with
 # make_dataset.py's rooms, noise and colouring, in ESPEAK_JOBS processes (default 8) beside the

@@ -793,6 +793,8 @@ def parse_args() -> argparse.Namespace:
         p.error("--vtlp warps CPU features; it cannot be combined with --device-features")
     if args.average and not args.export:
         p.error("--average writes a checkpoint: give it --export OUT")  # rather than start training
+    if not 0.0 <= args.full_context_share <= 1.0:
+        p.error(f"--full-context-share is a share of batches, 0 to 1, not {args.full_context_share}")
     return args
 
 

@@ -222,3 +222,14 @@ def test_full_context_share_sets_how_many_batches_see_the_whole_utterance(share)
             assert left == -1
         else:
             assert 1 <= chunk <= 25 and left in train_asr.LEFT_CHUNK_CHOICES
+
+
+@pytest.mark.parametrize("share", ["-0.1", "1.5"])
+def test_a_full_context_share_outside_0_to_1_is_refused(share, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", ["train_asr.py", f"--full-context-share={share}"])
+    with pytest.raises(SystemExit) as exit_info:
+        train_asr.parse_args()
+    assert exit_info.value.code == 2
+    assert (
+        f"--full-context-share is a share of batches, 0 to 1, not {float(share)}" in capsys.readouterr().err
+    )
