@@ -80,7 +80,8 @@ mkdir -p $DATA/train $DATA/dev
 # decoded once to WAV here, so the loader processes need not decode Opus for every utterance
 [ -f .gpu/dev_part_1.zip ] && python3 scripts/pack_dataset.py --unpack .gpu/dev_part_1.zip --into $DATA/dev --jobs 16
 python3 scripts/pack_dataset.py --unpack .gpu/train_part_$PART.zip --into $DATA/train --jobs 16 || exit 1
-echo "part $PART: $(cat $DATA/train/*.jsonl | wc -l) utterances in $DATA/train"
+# shard_*: make_dataset.py also leaves manifest.jsonl, all its shards again
+echo "part $PART: $(cat $DATA/train/shard_*.jsonl | wc -l) utterances in $DATA/train"
 
 synth_espeak() {  # in the background; shards join $DATA/train as they finish
   local lib=/tmp/deb/usr/lib/x86_64-linux-gnu
