@@ -292,8 +292,9 @@ def spec_augment(
     return torch.where(mask, fill.to(feats.device, feats.dtype), feats)
 
 
-def random_chunking(rng: random.Random, p_full: float = 0.5) -> tuple[int | None, int]:
-    """(chunk_size in output frames or None for full context, left_chunks) for one batch."""
+def random_chunking(rng: random.Random, p_full: float) -> tuple[int | None, int]:
+    """(chunk_size in output frames or None for full context, left_chunks) for one batch;
+    p_full is --full-context-share, whose default lives in parse_args alone."""
     if rng.random() < p_full:
         return None, -1
     return rng.randint(1, 25), rng.choice(LEFT_CHUNK_CHOICES)

@@ -11,8 +11,8 @@ final from one more pass of the network over the whole utterance at full context
 sees the whole question, the way the model was also trained (half to 70% of its batches). The
 streaming chunks must commit a letter seeing at most one chunk ahead; the final need not. With the
 LM, 15% fewer word errors than the streaming chunks' final on held-out voices and 8% fewer on real
-speech (the checkpoint shipped 2026-11-27),
-for one forward pass over the utterance at the final (models/asr/MODEL_CARD.md, scripts/bench_asr.py).
+speech (the checkpoint shipped 2026-11-27), for one forward pass over the utterance at the final
+(models/asr/MODEL_CARD.md, scripts/bench_asr.py).
 """
 
 from __future__ import annotations
