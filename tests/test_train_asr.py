@@ -16,6 +16,7 @@ import train_asr  # noqa: E402
 
 from assistant.asr.features import SAMPLE_RATE, log_mel  # noqa: E402
 from assistant.asr.model import load_checkpoint  # noqa: E402
+from assistant.asr.text import decode, encode  # noqa: E402
 
 CHECKPOINT = Path(__file__).resolve().parents[1] / "models" / "asr" / "conformer_ctc.pt"
 
@@ -181,6 +182,16 @@ def test_device_features_give_the_batches_the_cpu_path_gives(tmp_path):
     assert torch.equal(feat_lens, cpu["feat_lens"]) and torch.equal(raw["labels"], cpu["labels"])
     diff = np.abs(feats.numpy() - cpu["feats"].numpy())
     assert diff.max() < 0.03 and diff.mean() < 1e-3, (diff.max(), diff.mean())
+
+
+def test_targets_close_the_last_word_with_a_space(tmp_path):
+    # The decoder's lexicon spells "there" as t-h-e-r-e-space: the model must learn to emit that
+    # space after the last word too, or the beam search cannot close it.
+    path = tmp_path / "u.wav"
+    sf.write(path, speechlike(1.0, 0), SAMPLE_RATE)
+    _, labels = train_asr.SpeechDataset([{"audio": str(path), "text": "hello there", "duration": 1.0}])[0]
+    assert decode(labels.tolist()) == "hello there "
+    assert train_asr.label_ids("a") == [*encode("a"), encode(" ")[0]]
 
 
 def test_spec_augment_masks_bands_and_spans_within_their_limits():
