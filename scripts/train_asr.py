@@ -51,6 +51,7 @@ from assistant.asr.features import (  # noqa: E402
     WINDOW,
     log_mel,
 )
+from assistant.asr.lm_decoder import SPACE_ID  # noqa: E402
 from assistant.asr.model import (  # noqa: E402
     ConformerConfig,
     ConformerCTC,
@@ -58,7 +59,7 @@ from assistant.asr.model import (  # noqa: E402
     save_checkpoint,
 )
 from assistant.asr.recognizer import transcribe_batch  # noqa: E402
-from assistant.asr.text import CHAR_TO_ID, encode  # noqa: E402
+from assistant.asr.text import encode  # noqa: E402
 
 SHIPPED_CHUNK_MS, SHIPPED_LEFT_CHUNKS = 320, 4
 LEFT_CHUNK_CHOICES = (1, 2, 4, 8, -1)
@@ -117,7 +118,7 @@ def label_ids(text: str) -> list[int]:
     the last word leaves the beam search unable to close it: the word is often dropped (the
     twentieth session, MODEL_CARD.md: 108 of test_synth's 600 finals ended in a deleted word, 48
     after a 24-minute fine-tune with these targets)."""
-    return [*encode(text), CHAR_TO_ID[" "]]
+    return [*encode(text), SPACE_ID]
 
 
 class SpeechDataset(Dataset):
@@ -143,16 +144,17 @@ class SpeechDataset(Dataset):
 
     def __getitem__(self, i: int) -> tuple[torch.Tensor, torch.Tensor]:
         row = self.rows[i]
+        labels = torch.tensor(label_ids(row["text"]), dtype=torch.long)
         wave = load_wave(row["audio"])
         if self.narrowband and random.random() < self.narrowband:  # DataLoader seeds `random` per worker
             wave = narrowband(wave, mu_law=random.random() < 0.5)
         if self.raw:
-            return torch.from_numpy(wave), torch.tensor(label_ids(row["text"]), dtype=torch.long)
+            return torch.from_numpy(wave), labels
         feats = log_mel(wave)
         p, most = self.vtlp
         if p and random.random() < p:  # DataLoader seeds `random` in each worker
             feats = vtlp_warp(feats, random.uniform(1 - most, 1 + most))
-        return torch.from_numpy(feats), torch.tensor(label_ids(row["text"]), dtype=torch.long)
+        return torch.from_numpy(feats), labels
 
 
 def _mel(f: np.ndarray) -> np.ndarray:
