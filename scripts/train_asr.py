@@ -441,6 +441,26 @@ def bf16_native(device: torch.device) -> bool:
     return bool(re.search(r"\b(avx512_bf16|amx_bf16)\b", flags))
 
 
+def freeze_except(model: torch.nn.Module, prefixes: list[str]) -> list[torch.nn.Module]:
+    """Freeze every parameter outside the modules named by `prefixes` ("blocks.7", "head") and
+    return the frozen modules, which the loop keeps in eval mode: their dropout off and their
+    BatchNorm statistics fixed, so a fine-tune of the top layers leaves the rest as it was."""
+    names = {n for n, _ in model.named_modules()}
+    unknown = [p for p in prefixes if p not in names]
+    if unknown:
+        raise ValueError(f"--train-only: no module named {', '.join(unknown)} (e.g. blocks.7, head)")
+
+    def inside(name: str) -> bool:
+        return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+    def holds_trainable(name: str) -> bool:
+        return any(name == "" or p.startswith(name + ".") for p in prefixes)
+
+    for name, param in model.named_parameters():
+        param.requires_grad_(inside(name))
+    return [m for n, m in model.named_modules() if not inside(n) and not holds_trainable(n)]
+
+
 def model_config(args: argparse.Namespace) -> ConformerConfig:
     names = {f.name for f in fields(ConformerConfig)}
     overrides = {k: v for k, v in vars(args).items() if k in names and v is not None}
@@ -482,6 +502,7 @@ class Trainer:
             self.model.load_state_dict(ckpt["model"])
             self.state = ckpt["state"]
             self.model.to(self.device)
+            self.frozen = freeze_except(self.model, args.train_only) if args.train_only else []
             self.opt = self._optimizer()
             self.opt.load_state_dict(ckpt["optimizer"])
             self.log("resumed", step=self.state["step"], epoch=self.state["epoch"])
@@ -495,6 +516,7 @@ class Trainer:
                 self.model.cmvn_mean.copy_(mean)
                 self.model.cmvn_std.copy_(std)
             self.model.to(self.device)
+            self.frozen = freeze_except(self.model, args.train_only) if args.train_only else []
             self.opt = self._optimizer()
             self.state = {
                 "step": 0,
@@ -508,14 +530,16 @@ class Trainer:
                 "start",
                 init=str(args.init) if args.init else None,
                 params=self.model.num_parameters(),
+                trainable=sum(p.numel() for p in self.model.parameters() if p.requires_grad),
                 config=asdict(self.model.cfg),
                 device=str(self.device),
                 bf16=self.bf16,
             )
 
     def _optimizer(self) -> torch.optim.Optimizer:
-        decay = [p for n, p in self.model.named_parameters() if p.ndim >= 2]
-        no_decay = [p for n, p in self.model.named_parameters() if p.ndim < 2]
+        trainable = [p for p in self.model.parameters() if p.requires_grad]
+        decay = [p for p in trainable if p.ndim >= 2]
+        no_decay = [p for p in trainable if p.ndim < 2]
         return torch.optim.AdamW(
             [
                 {"params": decay, "weight_decay": self.args.weight_decay},
@@ -643,6 +667,8 @@ class Trainer:
         args, s = self.args, self.state
         t0 = time.monotonic()
         self.model.train()
+        for module in self.frozen:
+            module.eval()
         batch = {k: v.to(self.device, non_blocking=True) for k, v in batch.items()}
         if "waves" in batch:  # --device-features
             batch["feats"], batch["feat_lens"] = log_mel_batch(batch.pop("waves"), batch.pop("wave_lens"))
@@ -744,6 +770,13 @@ def parse_args() -> argparse.Namespace:
         type=float,
         default=0.5,
         help="share of batches at full context; the rest get a random chunk and left context",
+    )
+    p.add_argument(
+        "--train-only",
+        nargs="+",
+        default=[],
+        metavar="MODULE",
+        help="fine-tune only these modules (e.g. blocks.7 head); the rest stays frozen, in eval mode",
     )
     p.add_argument("--epochs", type=int, default=100)
     p.add_argument("--passes", type=int, default=1, help="passes over the training rows per epoch")

@@ -245,3 +245,33 @@ def test_a_full_context_share_outside_0_to_1_is_refused(share, monkeypatch, caps
     assert (
         f"--full-context-share is a share of batches, 0 to 1, not {float(share)}" in capsys.readouterr().err
     )
+
+
+def test_train_only_moves_the_named_modules_and_leaves_the_rest_exactly_as_it_was(tmp_path, monkeypatch):
+    if not CHECKPOINT.is_file():
+        pytest.skip(f"no recognizer checkpoint at {CHECKPOINT}")
+    rows = []
+    for i, seconds in enumerate((1.2, 0.9)):
+        path = tmp_path / f"u{i}.wav"
+        sf.write(path, speechlike(seconds, i), SAMPLE_RATE)
+        rows.append({"audio": str(path), "text": "hello there", "duration": seconds})
+    argv = ["train_asr.py", "--data", str(tmp_path / "data"), "--out", str(tmp_path / "run")]
+    argv += ["--init", str(CHECKPOINT), "--train-only", "blocks.7", "head", "--warmup", "1"]
+    monkeypatch.setattr(sys, "argv", argv)
+    trainer = train_asr.Trainer(train_asr.parse_args())
+    trainer.build()
+    before = {k: v.clone() for k, v in trainer.model.state_dict().items()}
+    batch = train_asr.collate([train_asr.SpeechDataset(rows)[i] for i in range(2)])
+    trainer.step(batch, random.Random(0), torch.Generator().manual_seed(0))
+    after = trainer.model.state_dict()
+    moved = {k for k in before if not torch.equal(before[k], after[k])}
+    assert any(k.startswith("head.") for k in moved) and any(k.startswith("blocks.7.") for k in moved)
+    # Frozen layers keep their weights and their BatchNorm statistics: they ran in eval mode.
+    assert all(k.startswith(("head.", "blocks.7.")) for k in moved), sorted(moved)
+    assert all(not p.requires_grad for n, p in trainer.model.named_parameters() if n.startswith("blocks.6."))
+
+
+def test_train_only_refuses_a_module_the_model_does_not_have():
+    model = load_checkpoint(CHECKPOINT) if CHECKPOINT.is_file() else pytest.skip("no checkpoint")
+    with pytest.raises(ValueError, match="no module named blocks.99"):
+        train_asr.freeze_except(model, ["blocks.99", "head"])
