@@ -453,8 +453,8 @@ def freeze_except(model: torch.nn.Module, prefixes: list[str]) -> list[torch.nn.
     def inside(name: str) -> bool:
         return any(name == p or name.startswith(p + ".") for p in prefixes)
 
-    def holds_trainable(name: str) -> bool:
-        return any(name == "" or p.startswith(name + ".") for p in prefixes)
+    def holds_trainable(name: str) -> bool:  # the model itself, or a container such as "blocks"
+        return name == "" or any(p.startswith(name + ".") for p in prefixes)
 
     for name, param in model.named_parameters():
         param.requires_grad_(inside(name))
@@ -776,7 +776,7 @@ def parse_args() -> argparse.Namespace:
         nargs="+",
         default=[],
         metavar="MODULE",
-        help="fine-tune only these modules (e.g. blocks.7 head); the rest stays frozen, in eval mode",
+        help="fine-tune only these modules (e.g. blocks.7 head; again with --resume); the rest stays frozen",
     )
     p.add_argument("--epochs", type=int, default=100)
     p.add_argument("--passes", type=int, default=1, help="passes over the training rows per epoch")
@@ -854,7 +854,10 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     trainer = Trainer(args)
-    trainer.build()
+    try:
+        trainer.build()
+    except ValueError as e:  # e.g. --train-only naming a module the model does not have
+        sys.exit(f"train_asr.py: {e}")
     trainer.run()
 
 
