@@ -501,9 +501,7 @@ class Trainer:
             self.model = ConformerCTC(ConformerConfig(**ckpt["config"]))
             self.model.load_state_dict(ckpt["model"])
             self.state = ckpt["state"]
-            self.model.to(self.device)
-            self.frozen = freeze_except(self.model, args.train_only) if args.train_only else []
-            self.opt = self._optimizer()
+            self.place_and_optimize()
             self.opt.load_state_dict(ckpt["optimizer"])
             self.log("resumed", step=self.state["step"], epoch=self.state["epoch"])
         else:
@@ -515,9 +513,7 @@ class Trainer:
                 mean, std = cmvn_stats(rows, args.cmvn_utts, args.seed)
                 self.model.cmvn_mean.copy_(mean)
                 self.model.cmvn_std.copy_(std)
-            self.model.to(self.device)
-            self.frozen = freeze_except(self.model, args.train_only) if args.train_only else []
-            self.opt = self._optimizer()
+            self.place_and_optimize()
             self.state = {
                 "step": 0,
                 "epoch": 0,
@@ -535,6 +531,12 @@ class Trainer:
                 device=str(self.device),
                 bf16=self.bf16,
             )
+
+    def place_and_optimize(self) -> None:
+        """Move the model to the device, freeze what --train-only leaves out, make the optimizer."""
+        self.model.to(self.device)
+        self.frozen = freeze_except(self.model, self.args.train_only) if self.args.train_only else []
+        self.opt = self._optimizer()
 
     def _optimizer(self) -> torch.optim.Optimizer:
         trainable = [p for p in self.model.parameters() if p.requires_grad]
