@@ -441,6 +441,10 @@ def bf16_native(device: torch.device) -> bool:
     return bool(re.search(r"\b(avx512_bf16|amx_bf16)\b", flags))
 
 
+class UnknownModuleError(ValueError):
+    """--train-only named a module the model does not have: a usage error, told in one line."""
+
+
 def freeze_except(model: torch.nn.Module, prefixes: list[str]) -> list[torch.nn.Module]:
     """Freeze every parameter outside the modules named by `prefixes` ("blocks.7", "head") and
     return the frozen modules, which the loop keeps in eval mode: their dropout off and their
@@ -448,7 +452,7 @@ def freeze_except(model: torch.nn.Module, prefixes: list[str]) -> list[torch.nn.
     names = {n for n, _ in model.named_modules()}
     unknown = [p for p in prefixes if p not in names]
     if unknown:
-        raise ValueError(f"--train-only: no module named {', '.join(unknown)} (e.g. blocks.7, head)")
+        raise UnknownModuleError(f"--train-only: no module named {', '.join(unknown)} (e.g. blocks.7, head)")
 
     def inside(name: str) -> bool:
         return any(name == p or name.startswith(p + ".") for p in prefixes)
@@ -858,7 +862,7 @@ def main() -> None:
     trainer = Trainer(args)
     try:
         trainer.build()
-    except ValueError as e:  # e.g. --train-only naming a module the model does not have
+    except UnknownModuleError as e:  # other errors keep their traceback: it says where they arose
         sys.exit(f"train_asr.py: {e}")
     trainer.run()
 
