@@ -12,6 +12,12 @@ Sets:
   asterisk     real speech: Asterisk's English telephone prompts (one female voice actor, 8 kHz), with
                the transcript the package ships (Debian asterisk-core-sounds-en-wav and
                asterisk-core-sounds-en: /usr/share/asterisk/sounds/en_US_f_Allison)
+  sphinx       real speech: the 13 recordings (16 kHz) in pocketsphinx's source distribution, for
+               its tests, with the transcripts they come with: five LibriVox sentences ("Sense and
+               Sensibility"), five spoken card names, "go forward ten meters", five digits, and
+               "feels like these days go on forever". Read from the archive (--sphinx-sdist), fetched
+               once with `pip download --no-deps --no-binary :all: pocketsphinx==5.1.1 -d
+               /work/data/eval`. The peer's own test data: where it was tuned on them, it gains.
   train, dev   the first 200 (--limit) utterances of the training set and of dev (training voices,
                held-out sentences): a fit check, `--sets train,dev --quick`; the LM was built from
                the training sentences, so for train read the greedy rows
@@ -31,6 +37,7 @@ import io
 import json
 import re
 import sys
+import tarfile
 import time
 import zipfile
 from pathlib import Path
@@ -57,6 +64,17 @@ ASTERISK_TEXT = Path("/usr/share/doc/asterisk-core-sounds-en/core-sounds-en.txt.
 # A prompt whose text has a symbol ("press * to ...": star? asterisk?) or describes a sound
 # ("[beep]") has no one spoken reading: left out.
 ASTERISK_UNSAYABLE = re.compile(r"[*#\[\]<>/]")
+# pocketsphinx's source distribution (its test recordings); the version is pinned so the set stays
+# the same. Its files, under test/, with their transcripts: the sets' own listings where there is
+# one, else the text its tests assert.
+SPHINX_SDIST = Path("/work/data/eval/pocketsphinx-5.1.1.tar.gz")
+SPHINX_LISTINGS = ("data/librivox/transcription", "data/cards/cards.transcription")
+SPHINX_LISTED = re.compile(r"<s>(.*?)</s>\s*\((\S+)\)")  # "<s> ten of clubs </s> (001)"
+SPHINX_ASSERTED = {  # file → what the test that reads it asserts was said (or spells in its name)
+    "data/goforward.raw": "go forward ten meters",  # unit/test_simple.c and others
+    "data/forever/input_2_16k.wav": "feels like these days go on forever",  # alignment_test.py
+    "data/tidigits/dhd.2934z.raw": "two nine three four zero",  # TIDIGITS naming: z is zero
+}
 WZ_LINE = re.compile(r'"audio":\s*"(tut\d+\.ogg)".*?"message":\s*_\("((?:[^"\\]|\\.)*)"\)')
 
 Utterance = tuple[str, np.ndarray, str]  # (id, 16 kHz float32 samples, normalized reference)
@@ -117,6 +135,38 @@ def asterisk_set() -> list[Utterance]:
         ref = normalize(text)
         if ref:
             out.append((name.strip(), read_audio(str(path)), ref))
+    return out
+
+
+def sphinx_set(sdist: Path = SPHINX_SDIST) -> list[Utterance]:
+    """The recordings of pocketsphinx's tests, read from the archive as pip downloaded it: .wav
+    files, and headerless .raw ones (16 kHz, 16-bit little-endian mono, as the tests read them)."""
+    if not sdist.exists():
+        print(
+            f"sphinx: {sdist} is missing; fetch it with `pip download --no-deps --no-binary :all: "
+            f"pocketsphinx==5.1.1 -d {sdist.parent}`",
+            file=sys.stderr,
+        )
+        return []
+    with tarfile.open(sdist) as tar:
+        root = f"{tar.getnames()[0].split('/')[0]}/test/"
+
+        def read(name: str) -> bytes:
+            return tar.extractfile(root + name).read()
+
+        refs = dict(SPHINX_ASSERTED)
+        for listing in SPHINX_LISTINGS:
+            folder = listing.rsplit("/", 1)[0]
+            for text, stem in SPHINX_LISTED.findall(read(listing).decode()):
+                refs[f"{folder}/{stem}.wav"] = text
+        out = []
+        for name, text in sorted(refs.items()):
+            raw = read(name)
+            if name.endswith(".raw"):
+                wave = np.frombuffer(raw, dtype="<i2").astype(np.float32) / 32768
+            else:
+                wave = read_audio(io.BytesIO(raw))
+            out.append((name.removeprefix("data/"), wave, normalize(text)))
     return out
 
 
@@ -234,11 +284,11 @@ def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) 
 
 # The setting `assistant run` uses (config.toml [asr]): the row the shipping rule reads.
 SHIPPED = "ours, streaming {chunk_ms} ms, full-context final + LM"
-REAL_SETS = ("alsa", "wz2100", "asterisk")
+REAL_SETS = ("alsa", "wz2100", "sphinx", "asterisk")
 # Pools the shipping rule reads (models/asr/MODEL_CARD.md): the wideband recordings, the kind of
 # audio a laptop microphone gives, apart from the 8 kHz telephone prompts, whose 3,288 words would
 # otherwise decide alone; and all real speech.
-POOLS = {"real wideband": ("alsa", "wz2100"), "real": REAL_SETS}
+POOLS = {"real wideband": ("alsa", "wz2100", "sphinx"), "real": REAL_SETS}
 
 
 def pooled_real(results: list[dict]) -> list[dict]:
@@ -283,7 +333,10 @@ def main() -> None:
     p.add_argument(
         "--data", type=Path, default=Path("/work/data/asr"), help="make_dataset.py output (test_synth)"
     )
-    p.add_argument("--sets", default="test_synth,alsa,wz2100,asterisk")
+    p.add_argument("--sets", default="test_synth,alsa,wz2100,sphinx,asterisk")
+    p.add_argument(
+        "--sphinx-sdist", type=Path, default=SPHINX_SDIST, help="pocketsphinx's source archive (sphinx)"
+    )
     p.add_argument("--limit", type=int, default=None, help="at most this many synthetic utterances per set")
     p.add_argument("--chunk-ms", type=int, default=320)
     p.add_argument("--left-chunks", type=int, default=4)
@@ -318,6 +371,7 @@ def main() -> None:
         "alsa": alsa_set,
         "wz2100": wz2100_set,
         "asterisk": asterisk_set,
+        "sphinx": lambda: sphinx_set(args.sphinx_sdist),
     }
     sets = {name: loaders[name]() for name in args.sets.split(",")}
     results = evaluate(model, sets, args)

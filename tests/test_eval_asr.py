@@ -1,12 +1,16 @@
-"""scripts/eval_asr.py: the pooled real-speech row that the shipping rule reads."""
+"""scripts/eval_asr.py: the pooled real-speech rows that the shipping rule reads, and a real set's loader."""
 
 from __future__ import annotations
 
+import io
 import sys
+import tarfile
 from pathlib import Path
 
 import jiwer
+import numpy as np
 import pytest
+import soundfile as sf
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import eval_asr  # noqa: E402
@@ -44,3 +48,67 @@ def test_pooled_real_equals_wer_over_all_real_utterances_together():
         ("real (alsa+asterisk)", "peer"),
     }
     assert "| real wideband (alsa+wz2100) | ours | 4 | 10 |" in eval_asr.markdown(list(pooled.values()))
+
+
+def write_sdist(path: Path, members: dict[str, bytes]) -> Path:
+    """A source archive laid out as pip downloads pocketsphinx's: one top folder, tests under test/."""
+    with tarfile.open(path, "w:gz") as tar:
+        for name, data in members.items():
+            info = tarfile.TarInfo(f"pocketsphinx-5.1.1/test/{name}")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return path
+
+
+def wav_bytes(samples) -> bytes:
+    out = io.BytesIO()
+    sf.write(out, np.asarray(samples, dtype=np.int16), 16000, format="WAV", subtype="PCM_16")
+    return out.getvalue()
+
+
+def test_sphinx_set_pairs_each_recording_with_its_listed_or_asserted_transcript(tmp_path):
+    tone = (8000 * np.sin(np.arange(1600) / 5)).astype(np.int16)
+    members = {
+        "data/librivox/transcription": b"<s> he was not an ill disposed young man </s> (clip-0880)\n",
+        "data/librivox/clip-0880.wav": wav_bytes(tone),
+        "data/cards/cards.transcription": b"<s> ten of clubs  </s> (001)\n<s> five five  </s> (004)\n",
+        "data/cards/001.wav": wav_bytes(tone[:800]),
+        "data/cards/004.wav": wav_bytes(tone[:400]),
+        "data/goforward.raw": tone.astype("<i2").tobytes(),
+        "data/forever/input_2_16k.wav": wav_bytes(tone),
+        "data/tidigits/dhd.2934z.raw": tone[:160].astype("<i2").tobytes(),
+    }
+    utts = eval_asr.sphinx_set(write_sdist(tmp_path / "pocketsphinx-5.1.1.tar.gz", members))
+    refs = {uid: ref for uid, _, ref in utts}
+    assert refs == {
+        "librivox/clip-0880.wav": "he was not an ill disposed young man",
+        "cards/001.wav": "ten of clubs",
+        "cards/004.wav": "five five",
+        "goforward.raw": "go forward ten meters",
+        "forever/input_2_16k.wav": "feels like these days go on forever",
+        "tidigits/dhd.2934z.raw": "two nine three four zero",
+    }
+    waves = {uid: wave for uid, wave, _ in utts}
+    assert len(waves["cards/001.wav"]) == 800 and len(waves["tidigits/dhd.2934z.raw"]) == 160
+    # A headerless .raw file reads as 16-bit samples, the same scale as a WAV file's.
+    np.testing.assert_allclose(waves["goforward.raw"], waves["forever/input_2_16k.wav"], atol=1e-6)
+    assert waves["goforward.raw"].max() == pytest.approx(8000 / 32768, abs=1e-3)
+
+
+def test_sphinx_set_without_the_archive_says_how_to_fetch_it(tmp_path, capsys):
+    assert eval_asr.sphinx_set(tmp_path / "pocketsphinx-5.1.1.tar.gz") == []
+    assert "pip download --no-deps --no-binary :all: pocketsphinx==5.1.1" in capsys.readouterr().err
+
+
+def test_the_wideband_pool_takes_the_sphinx_recordings_and_the_telephone_prompts_stay_out():
+    ours = {
+        "alsa": (["noise"], ["noise"]),
+        "wz2100": (["build a factory"], ["build factory"]),
+        "sphinx": (["go forward ten meters"], ["go forward ten metres"]),
+        "asterisk": (["please hold"], ["please"]),
+    }
+    results = [row(name, "ours", *pair) for name, pair in ours.items()]
+    pooled = {r["set"]: r for r in eval_asr.pooled_real(results)}
+    wideband = pooled["real wideband (alsa+wz2100+sphinx)"]
+    assert wideband["words"] == 8 and wideband["wer"] == pytest.approx(2 / 8, abs=1e-4)
+    assert pooled["real (alsa+wz2100+sphinx+asterisk)"]["wer"] == pytest.approx(3 / 10, abs=1e-4)
