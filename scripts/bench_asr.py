@@ -8,8 +8,9 @@ A chunk's time covers everything `accept` does for it: features, the network, gr
 The second table is the final transcript: `peek_final` (what the listener takes 120 ms after the
 speech end) on espeak-ng questions of several lengths: the streaming chunks' greedy CTC, the word
 language model's beam search over them (the shipped models/asr/lm.bin), and the shipped two-pass
-final (`full_context_final`: the whole utterance again at full context, then the beam search), so
-the cost of each on the way to the answer is measured, not guessed.
+final (`full_context_final`: the whole utterance again at full context, then the beam search), and
+that final with the embedded LLM rescoring the beam's best sentences (`[asr] rescore_weight`, off by
+default), so the cost of each on the way to the answer is measured, not guessed.
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ from assistant.asr.features import SAMPLE_RATE  # noqa: E402
 from assistant.asr.lm_decoder import LexiconDecoder  # noqa: E402
 from assistant.asr.model import ConformerConfig, ConformerCTC, load_checkpoint  # noqa: E402
 from assistant.asr.recognizer import StreamingRecognizer  # noqa: E402
+from assistant.asr.rescorer import LlmRescorer  # noqa: E402
 from assistant.audio.files import read_audio  # noqa: E402
-from assistant.config import DEFAULT_ASR_LM  # noqa: E402
+from assistant.config import DEFAULT_ASR_LM, AsrConfig  # noqa: E402
 
 FINAL_QUESTIONS = [
     "What time is it?",
@@ -41,6 +43,8 @@ FINAL_QUESTIONS = [
 ]
 
 WARMUP_CHUNKS = 5
+# The rescorer's weight tuned on dev (models/asr/MODEL_CARD.md); config.toml's default, 0, is off.
+RESCORE_WEIGHT = 0.3
 
 
 def find_model(directory: Path) -> tuple[ConformerCTC, str]:
@@ -97,10 +101,17 @@ def row(threads: int, times: np.ndarray, cpu: np.ndarray, chunk_ms: int, left: i
 
 
 def final_times(
-    model: ConformerCTC, decoder: LexiconDecoder | None, wave: np.ndarray, repeats: int, full: bool = False
+    model: ConformerCTC,
+    decoder: LexiconDecoder | None,
+    wave: np.ndarray,
+    repeats: int,
+    full: bool = False,
+    rescorer: LlmRescorer | None = None,
 ) -> tuple[float, str]:
     """Median ms of `peek_final` after the whole utterance went through `accept`, and the final text."""
-    rec = StreamingRecognizer(model, 320, 4, decoder=decoder, full_context_final=full).build()
+    rec = StreamingRecognizer(
+        model, 320, 4, decoder=decoder, full_context_final=full, rescorer=rescorer
+    ).build()
     rec.accept(wave)
     times = []
     for _ in range(repeats):
@@ -114,11 +125,18 @@ def final_table(model: ConformerCTC, lm: Path, repeats: int = 7) -> None:
     start = time.perf_counter()
     decoder = LexiconDecoder(lm).build()
     print(f"\nlanguage model: {lm}, built (lexicon trie, KenLM mmap) in {time.perf_counter() - start:.2f} s")
+    asr = AsrConfig()
+    start = time.perf_counter()
+    rescorer = LlmRescorer(asr.rescore_model_path, 0.3, asr.rescore_nbest, asr.rescore_margin).build()
+    print(
+        f"rescorer: {asr.rescore_model_path.name}, weight 0.3, loaded in {time.perf_counter() - start:.2f} s"
+    )
     print(
         "\n| speech s | streaming final, greedy ms | + LM ms | LM's share ms | text (LM) "
-        "| full-context final + LM ms (shipped) | its extra ms | text (shipped) |"
+        "| full-context final + LM ms (shipped) | its extra ms | text (shipped) "
+        "| + LLM rescoring ms | its extra ms | text (rescored) |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for i, question in enumerate(FINAL_QUESTIONS):
             path = Path(tmp) / f"{i}.wav"
@@ -127,6 +145,7 @@ def final_table(model: ConformerCTC, lm: Path, repeats: int = 7) -> None:
             greedy, _ = final_times(model, None, wave, repeats)
             with_lm, text = final_times(model, decoder, wave, repeats)
             two_pass, shipped_text = final_times(model, decoder, wave, repeats, full=True)
+            rescored, rescored_text = final_times(model, decoder, wave, repeats, True, rescorer)
             cells = (
                 f"{len(wave) / SAMPLE_RATE:.1f}",
                 f"{greedy:.1f}",
@@ -136,6 +155,9 @@ def final_table(model: ConformerCTC, lm: Path, repeats: int = 7) -> None:
                 f"{two_pass:.1f}",
                 f"{two_pass - with_lm:.1f}",
                 shipped_text,
+                f"{rescored:.1f}",
+                f"{rescored - two_pass:.1f}",
+                rescored_text,
             )
             print("| " + " | ".join(cells) + " |")
 

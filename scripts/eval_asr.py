@@ -50,7 +50,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from assistant.asr.lm_decoder import DecoderWeights, LexiconDecoder  # noqa: E402
 from assistant.asr.model import checkpoint_meta, load_checkpoint  # noqa: E402
 from assistant.asr.recognizer import StreamingRecognizer, greedy_text, log_probs_batch  # noqa: E402
+from assistant.asr.rescorer import LlmRescorer  # noqa: E402
 from assistant.asr.text import normalize  # noqa: E402
+from assistant.config import AsrConfig  # noqa: E402
 
 SAMPLE_RATE = 16000
 FIT_CHECK_UTTS = 200  # utterances of the train and dev sets read by default
@@ -181,10 +183,16 @@ def ours_streaming(
     decoder=None,
     piece_ms: int = 20,
     full_context_final: bool = False,
+    rescorer: LlmRescorer | None = None,
 ) -> list[str]:
     """The live path: audio in 20 ms pieces through StreamingRecognizer, then finalize()."""
     rec = StreamingRecognizer(
-        model, chunk_ms, left_chunks, decoder=decoder, full_context_final=full_context_final
+        model,
+        chunk_ms,
+        left_chunks,
+        decoder=decoder,
+        full_context_final=full_context_final,
+        rescorer=rescorer,
     )
     rec.build()
     piece = SAMPLE_RATE * piece_ms // 1000
@@ -235,10 +243,15 @@ def score(refs: list[str], hyps: list[str]) -> dict:
 
 
 def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) -> list[dict]:
-    decoder = None
+    decoder = rescorer = None
     if args.lm:
         weights = DecoderWeights(lm_weight=args.lm_weight, word_score=args.word_score)
         decoder = LexiconDecoder(args.lm, weights).build()
+        if args.rescore_weight > 0:
+            asr = AsrConfig()
+            rescorer = LlmRescorer(
+                asr.rescore_model_path, args.rescore_weight, asr.rescore_nbest, asr.rescore_margin, 1
+            ).build()
     results = []
     for name, utts in sets.items():
         if not utts:
@@ -260,6 +273,16 @@ def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) 
             systems[SHIPPED.format(chunk_ms=args.chunk_ms)] = lambda u: ours_streaming(
                 model, u, args.chunk_ms, args.left_chunks, decoder, full_context_final=True
             )
+            if rescorer is not None:
+                systems[SHIPPED.format(chunk_ms=args.chunk_ms) + RESCORED] = lambda u: ours_streaming(
+                    model,
+                    u,
+                    args.chunk_ms,
+                    args.left_chunks,
+                    decoder,
+                    full_context_final=True,
+                    rescorer=rescorer,
+                )
         if (name in REAL_SETS or args.peer_synth) and not args.quick:
             systems["pocketsphinx en-us (peer)"] = pocketsphinx_hyps
         for system, run in systems.items():
@@ -284,6 +307,7 @@ def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) 
 
 # The setting `assistant run` uses (config.toml [asr]): the row the shipping rule reads.
 SHIPPED = "ours, streaming {chunk_ms} ms, full-context final + LM"
+RESCORED = " + LLM rescoring"  # [asr] rescore_weight > 0, off by default: its row beside SHIPPED
 REAL_SETS = ("alsa", "wz2100", "sphinx", "asterisk")
 # Pools the shipping rule reads (models/asr/MODEL_CARD.md): the wideband recordings, the kind of
 # audio a laptop microphone gives, apart from the 8 kHz telephone prompts, whose 3,288 words would
@@ -349,6 +373,13 @@ def main() -> None:
     )
     p.add_argument("--lm-weight", type=float, default=DecoderWeights().lm_weight)
     p.add_argument("--word-score", type=float, default=DecoderWeights().word_score)
+    p.add_argument(
+        "--rescore-weight",
+        type=float,
+        default=AsrConfig().rescore_weight,
+        help="> 0: one more row, the shipped setting with the LLM rescoring its finals ([asr] "
+        "rescore_weight; nbest and margin as config.toml's)",
+    )
     p.add_argument("--peer-synth", action="store_true", help="also run pocketsphinx on test_synth")
     p.add_argument(
         "--quick", action="store_true", help="streaming rows only, no peer: to compare checkpoints"

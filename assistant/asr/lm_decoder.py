@@ -123,10 +123,30 @@ class LexiconDecoder:
 
     def decode(self, log_probs: np.ndarray) -> str:
         """(T, V) log-probabilities of one utterance → its best word sequence ("" for no frames)."""
+        results = self._search(log_probs)
+        return self._text(results[0]) if results else ""
+
+    def nbest(self, log_probs: np.ndarray, n: int) -> list[tuple[str, float]]:
+        """Up to `n` distinct word sequences of the final beam with their scores (acoustic +
+        lm_weight × LM + word_score × words), best first; [("", 0.0)] for no frames. The beam holds
+        many spellings of one sentence (where the blanks fall): each sentence counts once."""
+        results = self._search(log_probs)
+        if not results:
+            return [("", 0.0)]
+        best: dict[str, float] = {}
+        for result in results:  # best first
+            best.setdefault(self._text(result), result.score)
+            if len(best) == n:
+                break
+        return list(best.items())
+
+    def _search(self, log_probs: np.ndarray) -> list:
         if self._decoder is None:
-            raise RuntimeError("LexiconDecoder.build() must be called before decode()")
+            raise RuntimeError("LexiconDecoder.build() must be called before decoding")
         if len(log_probs) == 0:
-            return ""
+            return []
         emissions = np.ascontiguousarray(log_probs, dtype=np.float32)  # (T, V)
-        best = self._decoder.decode(emissions.ctypes.data, emissions.shape[0], emissions.shape[1])[0]
-        return " ".join(self._words[i] for i in best.words if i >= 0)
+        return self._decoder.decode(emissions.ctypes.data, emissions.shape[0], emissions.shape[1])
+
+    def _text(self, result) -> str:
+        return " ".join(self._words[i] for i in result.words if i >= 0)

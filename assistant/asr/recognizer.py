@@ -34,6 +34,7 @@ from assistant.asr.model import (
     chunk_feature_frames,
     load_checkpoint,
 )
+from assistant.asr.rescorer import LlmRescorer
 from assistant.asr.text import BLANK_ID, decode
 from assistant.audio.files import AudioFileError, read_audio
 
@@ -81,9 +82,11 @@ class StreamingRecognizer:
         threads: int | None = None,
         decoder: LexiconDecoder | None = None,
         full_context_final: bool = False,
+        rescorer: LlmRescorer | None = None,
     ) -> None:
         """`full_context_final`: the final re-reads the whole utterance at full context (see the
-        module's docstring); off, the final is the streaming chunks' own log-probs."""
+        module's docstring); off, the final is the streaming chunks' own log-probs. `rescorer`: the
+        LLM picks the final among the beam search's best sentences (needs a `decoder`)."""
         if model is None and checkpoint is None:
             raise ValueError("StreamingRecognizer needs a model or a checkpoint path")
         self.chunk_size = chunk_frames(chunk_ms)
@@ -92,6 +95,7 @@ class StreamingRecognizer:
         self.model = model
         self.decoder = decoder
         self.full_context_final = full_context_final
+        self.rescorer = rescorer if decoder is not None else None
         self._features = StreamingFeatures()
         self._reset_decoding()
 
@@ -104,10 +108,18 @@ class StreamingRecognizer:
     @classmethod
     def from_settings(cls, settings: RecognizerSettings) -> StreamingRecognizer:
         """The recognizer an [asr] config section describes, language model included."""
-        decoder = None
+        decoder = rescorer = None
         if settings.language_model:
             weights = DecoderWeights(lm_weight=settings.lm_weight, word_score=settings.word_score)
             decoder = LexiconDecoder(settings.lm_path, weights)
+            if settings.rescore_weight > 0:
+                rescorer = LlmRescorer(
+                    settings.rescore_model_path,
+                    settings.rescore_weight,
+                    settings.rescore_nbest,
+                    settings.rescore_margin,
+                    settings.threads,
+                )
         return cls(
             None,
             settings.chunk_ms,
@@ -116,6 +128,7 @@ class StreamingRecognizer:
             threads=settings.threads,
             decoder=decoder,
             full_context_final=settings.full_context_final,
+            rescorer=rescorer,
         )
 
     def build(self) -> StreamingRecognizer:
@@ -126,6 +139,8 @@ class StreamingRecognizer:
             self.model = load_checkpoint(self.checkpoint)
         if self.decoder is not None:
             self.decoder.build()
+        if self.rescorer is not None:
+            self.rescorer.build()
         self.model.eval()
         self._reset_decoding()
         return self
@@ -205,9 +220,13 @@ class StreamingRecognizer:
         return self._final_text(tokens, log_probs)
 
     def text_of(self, log_probs: np.ndarray) -> str:
-        """A whole utterance's (T, V) log-probs → its final text: the language model's beam search,
-        or greedy CTC without one."""
-        return self.decoder.decode(log_probs) if self.decoder is not None else greedy_text(log_probs)
+        """A whole utterance's (T, V) log-probs → its final text: the language model's beam search
+        (its best sentences then rescored by the LLM, if one is given), or greedy CTC without one."""
+        if self.decoder is None:
+            return greedy_text(log_probs)
+        if self.rescorer is not None:
+            return self.rescorer.pick(self.decoder.nbest(log_probs, self.rescorer.nbest))
+        return self.decoder.decode(log_probs)
 
     def _final_text(self, tokens: list[int], log_probs: list[np.ndarray]) -> str:
         if self.decoder is None or not log_probs:
@@ -293,6 +312,10 @@ class RecognizerSettings(Protocol):
     lm_weight: float
     word_score: float
     full_context_final: bool
+    rescore_weight: float
+    rescore_nbest: int
+    rescore_margin: float
+    rescore_model_path: Path
 
 
 def transcribe_files(
