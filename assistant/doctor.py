@@ -85,7 +85,14 @@ def _asr(cfg: Config) -> str:
         raise FileNotFoundError(f"{path} is missing; fix: git checkout models/asr/ or set [asr] checkpoint")
     model = load_checkpoint(path)
     params = sum(p.numel() for p in model.parameters())
-    return f"{path.name} loads ({params / 1e6:.1f} M parameters)"
+    detail = f"{path.name} loads ({params / 1e6:.1f} M parameters)"
+    if cfg.asr.language_model and cfg.asr.rescore_weight > 0:
+        from assistant.llm import check_gguf
+
+        # The file only: loading it runs llama.cpp in this process, which the LLM check keeps in a child.
+        check_gguf(cfg.asr.rescore_model_path, key="[asr] rescore_model")
+        detail += f"; its finals rescored by {cfg.asr.rescore_model_path.name}"
+    return detail
 
 
 def _device(spec, kind: str) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from assistant import doctor
-from assistant.config import BargeinConfig, Config, LlmConfig
+from assistant.config import AsrConfig, BargeinConfig, Config, LlmConfig
 
 
 def test_the_embedded_llm_loads_and_prefills():
@@ -53,3 +53,16 @@ def test_a_missing_libspeexdsp_is_one_line_with_the_fix(monkeypatch):
     ok, what, detail = doctor._guarded("echo cancellation", lambda: doctor._echo(Config()))
     assert not ok and what == "echo cancellation" and "\n" not in detail
     assert detail.endswith("for the onset detector; or set [bargein] onset_detector = false")
+
+
+def test_the_recognizer_check_checks_the_rescoring_model_when_rescoring_is_on(tmp_path):
+    assert "rescored" not in doctor._asr(Config())  # off by default: nothing more to load
+    on = Config(asr=AsrConfig(rescore_weight=0.3))
+    assert doctor._asr(on).endswith(f"; its finals rescored by {on.asr.rescore_model_path.name}")
+    bad = tmp_path / "model.gguf"
+    bad.write_bytes(b"not a model")
+    ok, what, detail = doctor._guarded(
+        "recognizer", lambda: doctor._asr(Config(asr=AsrConfig(rescore_weight=0.3, rescore_model=str(bad))))
+    )
+    assert not ok and what == "recognizer"
+    assert detail == f"{bad} is not a GGUF file; fix: set [asr] rescore_model to a llama.cpp GGUF model"
