@@ -271,7 +271,7 @@ class LocalLlm:
         llama = self._ready()
         cached = np.array(llama._input_ids, dtype=np.intc)  # a copy: the shift rewrites input_ids
         new = np.asarray(prompt, dtype=np.intc)
-        keep = _common_prefix(cached, new)
+        keep = common_prefix(cached, new)
         if keep < min(len(cached), len(new)) and self._can_shift:
             keep = self._shift(cached, new, keep, stats)
         stats.reused_tokens = min(keep, len(new) - 1)  # decode at least one token for fresh logits
@@ -284,7 +284,7 @@ class LocalLlm:
         begin = int(starts[starts <= prefix][-1]) if np.any(starts <= prefix) else prefix
         best_at, best_len = -1, 0
         for at in starts[starts > begin]:
-            length = _common_prefix(cached[at:], new[begin:])
+            length = common_prefix(cached[at:], new[begin:])
             if length > best_len:
                 best_at, best_len = int(at), length
         if begin + best_len < prefix + MIN_SHIFT_GAIN:
@@ -359,7 +359,7 @@ def load_llama(
         ) from None
 
 
-def _common_prefix(a: np.ndarray, b: np.ndarray) -> int:
+def common_prefix(a: np.ndarray, b: np.ndarray) -> int:
     """How many leading tokens `a` and `b` share."""
     n = min(len(a), len(b))
     differ = np.flatnonzero(a[:n] != b[:n])

@@ -31,7 +31,7 @@ from assistant.asr.features import SAMPLE_RATE  # noqa: E402
 from assistant.asr.lm_decoder import LexiconDecoder  # noqa: E402
 from assistant.asr.model import ConformerConfig, ConformerCTC, load_checkpoint  # noqa: E402
 from assistant.asr.recognizer import StreamingRecognizer  # noqa: E402
-from assistant.asr.rescorer import LlmRescorer  # noqa: E402
+from assistant.asr.rescorer import DEV_TUNED_WEIGHT, LlmRescorer  # noqa: E402
 from assistant.audio.files import read_audio  # noqa: E402
 from assistant.config import DEFAULT_ASR_LM, AsrConfig  # noqa: E402
 
@@ -43,8 +43,6 @@ FINAL_QUESTIONS = [
 ]
 
 WARMUP_CHUNKS = 5
-# The rescorer's weight tuned on dev (models/asr/MODEL_CARD.md); config.toml's default, 0, is off.
-RESCORE_WEIGHT = 0.3
 
 
 def find_model(directory: Path) -> tuple[ConformerCTC, str]:
@@ -127,10 +125,11 @@ def final_table(model: ConformerCTC, lm: Path, repeats: int = 7) -> None:
     print(f"\nlanguage model: {lm}, built (lexicon trie, KenLM mmap) in {time.perf_counter() - start:.2f} s")
     asr = AsrConfig()
     start = time.perf_counter()
-    rescorer = LlmRescorer(asr.rescore_model_path, 0.3, asr.rescore_nbest, asr.rescore_margin).build()
-    print(
-        f"rescorer: {asr.rescore_model_path.name}, weight 0.3, loaded in {time.perf_counter() - start:.2f} s"
-    )
+    rescorer = LlmRescorer(
+        asr.rescore_model_path, DEV_TUNED_WEIGHT, asr.rescore_nbest, asr.rescore_margin
+    ).build()
+    loaded = time.perf_counter() - start
+    print(f"rescorer: {asr.rescore_model_path.name}, weight {DEV_TUNED_WEIGHT}, loaded in {loaded:.2f} s")
     print(
         "\n| speech s | streaming final, greedy ms | + LM ms | LM's share ms | text (LM) "
         "| full-context final + LM ms (shipped) | its extra ms | text (shipped) "

@@ -28,22 +28,16 @@ import eval_asr  # noqa: E402
 from assistant.asr.lm_decoder import LexiconDecoder  # noqa: E402
 from assistant.asr.model import load_checkpoint  # noqa: E402
 from assistant.asr.recognizer import FLUSH_MS, log_probs_batch  # noqa: E402
-from assistant.asr.rescorer import LlmRescorer  # noqa: E402
+from assistant.asr.rescorer import DEV_TUNED_WEIGHT, LlmRescorer  # noqa: E402
 from assistant.config import DEFAULT_ASR_CHECKPOINT, DEFAULT_ASR_LM, AsrConfig  # noqa: E402
 
-WEIGHT = 0.3  # tuned on dev (models/asr/MODEL_CARD.md); config.toml's default, 0, is off
+WEIGHT = DEV_TUNED_WEIGHT  # config.toml's default, 0, is off
 
 
 def final_log_probs(sets: list[str], data: Path) -> list[np.ndarray]:
     """The (T, V) log-probs the two-pass final decodes: each utterance and its flush silence."""
     model = load_checkpoint(DEFAULT_ASR_CHECKPOINT)
-    loaders = {
-        "alsa": eval_asr.alsa_set,
-        "wz2100": eval_asr.wz2100_set,
-        "sphinx": eval_asr.sphinx_set,
-        "asterisk": eval_asr.asterisk_set,
-        "dev": lambda: eval_asr.synth_set(data, 400, "dev"),
-    }
+    loaders = eval_asr.set_loaders(data, 400)
     flush = np.zeros(FLUSH_MS * 16, np.float32)
     waves = [np.r_[wave, flush] for name in sets for _, wave, _ in loaders[name]()]
     return [lp for i in range(0, len(waves), 8) for lp in log_probs_batch(model, waves[i : i + 8], None)]

@@ -40,6 +40,7 @@ import sys
 import tarfile
 import time
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -170,6 +171,24 @@ def sphinx_set(sdist: Path = SPHINX_SDIST) -> list[Utterance]:
                 wave = read_audio(io.BytesIO(raw))
             out.append((name.removeprefix("data/"), wave, normalize(text)))
     return out
+
+
+def set_loaders(
+    data: Path, limit: int | None = None, sphinx_sdist: Path = SPHINX_SDIST
+) -> dict[str, Callable[[], list[Utterance]]]:
+    """Each set's name → what reads it; `limit`: at most this many synthetic utterances."""
+    return {
+        "test_synth": lambda: synth_set(data, limit),
+        "test_kokoro": lambda: synth_set(data, limit, "test_kokoro"),
+        # How well the model fits what it trains on (training voices and sentences; the LM has seen
+        # these sentences, so read the greedy rows): against dev, underfitting or overfitting.
+        "train": lambda: synth_set(data, limit or FIT_CHECK_UTTS, "train"),
+        "dev": lambda: synth_set(data, limit or FIT_CHECK_UTTS, "dev"),
+        "alsa": alsa_set,
+        "wz2100": wz2100_set,
+        "asterisk": asterisk_set,
+        "sphinx": lambda: sphinx_set(sphinx_sdist),
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -392,18 +411,7 @@ def main() -> None:
 
     torch.set_num_threads(args.threads)
     model = load_checkpoint(args.checkpoint)
-    loaders = {
-        "test_synth": lambda: synth_set(args.data, args.limit),
-        "test_kokoro": lambda: synth_set(args.data, args.limit, "test_kokoro"),
-        # How well the model fits what it trains on (training voices and sentences; the LM has seen
-        # these sentences, so read the greedy rows): against dev, underfitting or overfitting.
-        "train": lambda: synth_set(args.data, args.limit or FIT_CHECK_UTTS, "train"),
-        "dev": lambda: synth_set(args.data, args.limit or FIT_CHECK_UTTS, "dev"),
-        "alsa": alsa_set,
-        "wz2100": wz2100_set,
-        "asterisk": asterisk_set,
-        "sphinx": lambda: sphinx_set(args.sphinx_sdist),
-    }
+    loaders = set_loaders(args.data, args.limit, args.sphinx_sdist)
     sets = {name: loaders[name]() for name in args.sets.split(",")}
     results = evaluate(model, sets, args)
     results += pooled_real(results)

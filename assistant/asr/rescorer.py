@@ -23,13 +23,19 @@ import numpy as np
 # The sentence is scored as a user's whole message to the assistant: after ChatML's user header,
 # up to the message's end token (assistant.llm's IM_START and IM_END).
 USER_HEADER, MESSAGE_END = "<|im_start|>user\n", "<|im_end|>"
+DEV_TUNED_WEIGHT = 0.3  # the weight chosen on dev (MODEL_CARD.md); config.toml's default, 0, is off
 
 
 class LlmRescorer:
     """pick([(sentence, beam score), ...] best first) → sentence. Constructors store, build() loads."""
 
     def __init__(
-        self, model_path: Path, weight: float = 0.3, nbest: int = 8, margin: float = 3.0, threads: int = 1
+        self,
+        model_path: Path,
+        weight: float = DEV_TUNED_WEIGHT,
+        nbest: int = 8,
+        margin: float = 3.0,
+        threads: int = 1,
     ) -> None:
         """Only candidates within `margin` of the best beam score are read by the LLM: further ones
         rarely won on dev, and each costs a prefill."""
@@ -61,6 +67,8 @@ class LlmRescorer:
         """log_prob of each sentence. The beam's sentences mostly differ in a word or two: taken in
         token order, each one reuses the cached tokens it shares with the one before and prefills
         only the rest."""
+        from assistant.llm import common_prefix  # noqa: PLC0415 - loaded by build() already
+
         llama = self._llama
         if llama is None:
             raise RuntimeError("LlmRescorer.build() must be called before log_prob()")
@@ -72,7 +80,7 @@ class LlmRescorer:
         self.last_prefilled = 0
         cached: list[int] = []  # the tokens after the header now in llama.cpp's cache
         for i in sorted(range(len(tokens)), key=tokens.__getitem__):
-            shared = _common_prefix(cached, tokens[i])
+            shared = common_prefix(np.asarray(cached), np.asarray(tokens[i]))
             if shared == len(tokens[i]):  # the same tokens again: its logits are all cached
                 shared -= 1
             llama.n_tokens = len(self._header) + shared  # eval() drops the cache after this
@@ -107,13 +115,3 @@ class LlmRescorer:
         if self._llama is not None:
             self._llama.close()
             self._llama = None
-
-
-def _common_prefix(a: list[int], b: list[int]) -> int:
-    """How many leading tokens `a` and `b` share."""
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
