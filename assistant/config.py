@@ -89,6 +89,7 @@ class AsrConfig(Section):
     lm: OptionalFile
     lm_weight: float = Field(1.8, ge=0, le=10)
     word_score: float = Field(0.0, ge=-10, le=10)
+    prior_weight: float = Field(0.6, ge=0, le=2)
     full_context_final: bool = True
     rescore_weight: float = Field(0.0, ge=0, le=10)
     rescore_nbest: int = Field(8, ge=2, le=64)

@@ -49,7 +49,7 @@ from scipy import signal
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from assistant.asr.lm_decoder import DecoderWeights, LexiconDecoder  # noqa: E402
-from assistant.asr.model import checkpoint_meta, load_checkpoint  # noqa: E402
+from assistant.asr.model import checkpoint_meta, has_prior, load_checkpoint  # noqa: E402
 from assistant.asr.recognizer import StreamingRecognizer, greedy_text, log_probs_batch  # noqa: E402
 from assistant.asr.rescorer import LlmRescorer  # noqa: E402
 from assistant.asr.text import normalize  # noqa: E402
@@ -264,8 +264,16 @@ def score(refs: list[str], hyps: list[str]) -> dict:
 def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) -> list[dict]:
     decoder = rescorer = None
     if args.lm:
-        weights = DecoderWeights(lm_weight=args.lm_weight, word_score=args.word_score)
-        decoder = LexiconDecoder(args.lm, weights).build()
+        weights = DecoderWeights(
+            lm_weight=args.lm_weight, word_score=args.word_score, prior_weight=args.prior_weight
+        )
+        decoder = LexiconDecoder(args.lm, weights).build().set_prior(model.log_prior.cpu().numpy())
+        if args.prior_weight > 0 and not has_prior(model):
+            print(
+                f"note: {args.checkpoint} has no CTC prior, so the LM rows divide none out; "
+                "estimate it first: python scripts/tune_lm.py --checkpoint ... --write-prior",
+                file=sys.stderr,
+            )
         if args.rescore_weight > 0:
             asr = AsrConfig()
             rescorer = LlmRescorer(
@@ -392,6 +400,12 @@ def main() -> None:
     )
     p.add_argument("--lm-weight", type=float, default=DecoderWeights().lm_weight)
     p.add_argument("--word-score", type=float, default=DecoderWeights().word_score)
+    p.add_argument(
+        "--prior-weight",
+        type=float,
+        default=DecoderWeights().prior_weight,
+        help="share of the checkpoint's CTC prior divided out before the beam search (0: none)",
+    )
     p.add_argument(
         "--rescore-weight",
         type=float,

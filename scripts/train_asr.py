@@ -116,7 +116,7 @@ def label_ids(text: str) -> list[int]:
     """The CTC target of a transcript: its letters and spaces, closed by one more space. The decoder's
     lexicon spells every word with a closing space, and a model that never learnt to emit one after
     the last word leaves the beam search unable to close it: the word is often dropped (the
-    twentieth session, MODEL_CARD.md: 108 of test_synth's 600 finals ended in a deleted word, 48
+    twentieth session, models/asr/HISTORY.md: 108 of test_synth's 600 finals ended in a deleted word, 48
     after a 24-minute fine-tune with these targets)."""
     return [*encode(text), SPACE_ID]
 

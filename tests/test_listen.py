@@ -376,7 +376,7 @@ def live_session(pulse, espeak_wav, tmp_path_factory) -> Session:
         app.kill()
 
 
-# WER_TOLERANCE per question: the shipped checkpoint (step 23,000, models/asr/MODEL_CARD.md) had at
+# WER_TOLERANCE per question: the shipped checkpoint (step 23,000, models/asr/HISTORY.md) had at
 # most 0.29 on these questions in 4 sessions ("how many days are ina week") with greedy finals; the
 # one before it up to 0.6 ("wha coller is the ski"). Finals now go through the word language model
 # (bench_e2e's 22 questions: WER 14.6% against 33.8% greedy); not yet re-measured here over

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from assistant.asr.lm_decoder import DecoderWeights, LanguageModelError, LexiconDecoder, words_path_for
+from assistant.asr.model import has_prior
 from assistant.asr.recognizer import FLUSH_MS, StreamingRecognizer, greedy_text, transcribe_batch
 from assistant.asr.text import CHAR_TO_ID, VOCAB
 from assistant.audio.files import read_audio
@@ -81,6 +82,29 @@ def test_weights_change_the_choice():
     assert decoded == {0.0: text, DecoderWeights().lm_weight: "set a timer for ten minutes"}
 
 
+def test_dividing_out_the_prior_lets_a_letter_the_network_rarely_says_win():
+    # The letters lean to "tin" (0.4 against 0.3 for "e"). With no LM weight, only the prior can
+    # change that: one in which "i" is common and "e" rare gives "e" back more of its probability.
+    text = "set a timer for tin minutes"
+    log_probs = spelled(text, rivals={text.index("tin") + 1: "e"})
+    log_prior = np.full(len(VOCAB), -3.4, np.float32)
+    log_prior[CHAR_TO_ID["i"]], log_prior[CHAR_TO_ID["e"]] = -1.0, -5.0
+
+    def decode(prior_weight: float, prior: np.ndarray) -> str:
+        weights = DecoderWeights(lm_weight=0.0, prior_weight=prior_weight)
+        return LexiconDecoder(DEFAULT_ASR_LM, weights).build().set_prior(prior).decode(log_probs)
+
+    assert decode(0.6, log_prior) == "set a timer for ten minutes"
+    assert decode(0.0, log_prior) == text  # weight 0: off
+    assert decode(0.6, np.zeros(len(VOCAB), np.float32)) == text  # a checkpoint without a prior
+
+
+def test_the_shipped_recognizer_divides_out_its_checkpoints_prior():
+    recognizer = StreamingRecognizer.from_settings(AsrConfig()).build()
+    assert has_prior(recognizer.model)  # estimated on dev by scripts/tune_lm.py --write-prior
+    assert recognizer.decoder.weights.prior_weight == AsrConfig().prior_weight > 0
+
+
 def test_missing_and_broken_models_are_clear_errors(tmp_path):
     with pytest.raises(LanguageModelError, match="missing"):
         LexiconDecoder(tmp_path / "lm.bin").build()
@@ -147,7 +171,8 @@ def test_a_broken_language_model_is_one_line_and_exit_1(tmp_path):
 
 
 def test_the_config_defaults_are_the_tuned_weights():
-    assert (AsrConfig().lm_weight, AsrConfig().word_score) == (
+    assert (AsrConfig().lm_weight, AsrConfig().word_score, AsrConfig().prior_weight) == (
         DecoderWeights().lm_weight,
         DecoderWeights().word_score,
+        DecoderWeights().prior_weight,
     )

@@ -10,6 +10,7 @@ from assistant.asr.model import (
     chunk_attention_mask,
     chunk_feature_frames,
     frames_needed,
+    has_prior,
     load_checkpoint,
     padding_mask,
     save_checkpoint,
@@ -186,6 +187,19 @@ def test_checkpoint_roundtrip(tmp_path, model):
     with torch.no_grad():
         torch.testing.assert_close(loaded(feats, torch.tensor([40]))[0], model(feats, torch.tensor([40]))[0])
     assert torch.load(path, weights_only=True)["meta"] == {"steps": 3, "data": "synthetic"}
+
+
+def test_the_ctc_prior_travels_with_the_checkpoint_and_older_ones_load_without_it(tmp_path, model):
+    assert not has_prior(model)  # a new model has none: zeros
+    model.log_prior.copy_(torch.log_softmax(torch.arange(SMALL.vocab_size, dtype=torch.float32), 0))
+    save_checkpoint(model, tmp_path / "with.pt")
+    assert has_prior(loaded := load_checkpoint(tmp_path / "with.pt"))
+    assert torch.equal(loaded.log_prior, model.log_prior)
+    # Saved before the prior existed (every candidate of a training run until tune_lm.py --write-prior).
+    ckpt = torch.load(tmp_path / "with.pt", weights_only=True)
+    del ckpt["model"]["log_prior"]
+    torch.save(ckpt, tmp_path / "older.pt")
+    assert not has_prior(load_checkpoint(tmp_path / "older.pt"))
 
 
 def test_missing_or_corrupt_checkpoint_is_one_line(tmp_path):

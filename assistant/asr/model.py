@@ -374,6 +374,9 @@ class ConformerCTC(nn.Module):
         # Global CMVN lives in the model so that a checkpoint is self-contained; the trainer fills it.
         self.register_buffer("cmvn_mean", torch.zeros(cfg.n_mels))
         self.register_buffer("cmvn_std", torch.ones(cfg.n_mels))
+        # ln of each symbol's mean CTC posterior over dev speech (V,), estimated for this checkpoint by
+        # scripts/tune_lm.py --write-prior; the beam search divides it out (lm_decoder). Zeros: none.
+        self.register_buffer("log_prior", torch.zeros(cfg.vocab_size))
         self.subsampling = Conv2dSubsampling(cfg)
         self.dropout = nn.Dropout(cfg.dropout)
         self.blocks = nn.ModuleList(ConformerBlock(cfg) for _ in range(cfg.n_layers))
@@ -475,11 +478,19 @@ def load_checkpoint(path: str | Path, map_location: str | torch.device = "cpu") 
     try:
         ckpt = torch.load(path, map_location=map_location, weights_only=True)
         model = ConformerCTC(ConformerConfig(**ckpt["config"]))
-        model.load_state_dict(ckpt["model"])
+        state = ckpt["model"]
+        if "log_prior" not in state:  # saved before the prior existed: no prior, as zeros say
+            state["log_prior"] = model.log_prior
+        model.load_state_dict(state)
     except Exception as e:  # noqa: BLE001 - any failure here means the file is not a usable checkpoint
         reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise ValueError(f"ASR checkpoint {path} is corrupt or incompatible: {reason}") from e
     return model.eval()
+
+
+def has_prior(model: ConformerCTC) -> bool:
+    """Whether the checkpoint carries an estimated CTC prior (`log_prior` not all zeros)."""
+    return bool(torch.any(model.log_prior != 0))
 
 
 def checkpoint_meta(path: str | Path) -> dict:

@@ -12,7 +12,7 @@ sees the whole question, the way the model was also trained (half to 70% of its 
 streaming chunks must commit a letter seeing at most one chunk ahead; the final need not. With the
 LM, 15% fewer word errors than the streaming chunks' final on held-out voices and 8% fewer on real
 speech (the checkpoint shipped 2026-11-27), for one forward pass over the utterance at the final
-(models/asr/MODEL_CARD.md, scripts/bench_asr.py).
+(models/asr/HISTORY.md, eighteenth session; scripts/bench_asr.py).
 """
 
 from __future__ import annotations
@@ -110,7 +110,11 @@ class StreamingRecognizer:
         """The recognizer an [asr] config section describes, language model included."""
         decoder = rescorer = None
         if settings.language_model:
-            weights = DecoderWeights(lm_weight=settings.lm_weight, word_score=settings.word_score)
+            weights = DecoderWeights(
+                lm_weight=settings.lm_weight,
+                word_score=settings.word_score,
+                prior_weight=settings.prior_weight,
+            )
             decoder = LexiconDecoder(settings.lm_path, weights)
             if settings.rescore_weight > 0:
                 rescorer = LlmRescorer(
@@ -138,7 +142,7 @@ class StreamingRecognizer:
         if self.model is None:
             self.model = load_checkpoint(self.checkpoint)
         if self.decoder is not None:
-            self.decoder.build()
+            self.decoder.build().set_prior(self.model.log_prior.cpu().numpy())
         if self.rescorer is not None:
             self.rescorer.build()
         self.model.eval()
@@ -311,6 +315,7 @@ class RecognizerSettings(Protocol):
     lm_path: Path
     lm_weight: float
     word_score: float
+    prior_weight: float
     full_context_final: bool
     rescore_weight: float
     rescore_nbest: int
