@@ -56,6 +56,7 @@ from assistant.asr.model import (  # noqa: E402
     ConformerConfig,
     ConformerCTC,
     load_checkpoint,
+    load_weights,
     save_checkpoint,
 )
 from assistant.asr.recognizer import transcribe_batch  # noqa: E402
@@ -379,8 +380,7 @@ def save_training_state(path: Path, model: ConformerCTC, opt: torch.optim.Optimi
 def export(run_dir: Path, out: Path, which: str) -> None:
     """Write an inference-only checkpoint (no optimizer) with its training meta."""
     ckpt = torch.load(run_dir / which, map_location="cpu", weights_only=False)
-    model = ConformerCTC(ConformerConfig(**ckpt["config"]))
-    model.load_state_dict(ckpt["model"])
+    model = load_weights(ConformerCTC(ConformerConfig(**ckpt["config"])), ckpt["model"])
     s = ckpt["state"]
     meta = {
         k: s[k]
@@ -403,7 +403,8 @@ def export(run_dir: Path, out: Path, which: str) -> None:
 
 def average_checkpoints(paths: list[Path], weights: list[float] | None = None) -> ConformerCTC:
     """The weighted mean of exported checkpoints of one architecture: parameters and float buffers
-    (CMVN, batch-norm statistics) averaged, integer buffers (batch counts) from the first."""
+    (CMVN, batch-norm statistics) averaged, integer buffers (batch counts) from the first; no CTC
+    prior (see below)."""
     weights = weights or [1.0] * len(paths)
     if len(weights) != len(paths):
         raise ValueError(f"{len(paths)} checkpoints but {len(weights)} weights")
@@ -418,6 +419,8 @@ def average_checkpoints(paths: list[Path], weights: list[float] | None = None) -
         else value
         for name, value in states[0].items()
     }
+    # A prior is one network's mean output: the average gets its own from tune_lm.py --write-prior.
+    mean["log_prior"] = torch.zeros_like(mean["log_prior"])
     models[0].load_state_dict(mean)
     return models[0]
 
@@ -502,8 +505,7 @@ class Trainer:
         last = self.out / "last.pt"
         if args.resume and last.exists():
             ckpt = torch.load(last, map_location="cpu", weights_only=False)
-            self.model = ConformerCTC(ConformerConfig(**ckpt["config"]))
-            self.model.load_state_dict(ckpt["model"])
+            self.model = load_weights(ConformerCTC(ConformerConfig(**ckpt["config"])), ckpt["model"])
             self.state = ckpt["state"]
             self.place_and_optimize()
             self.opt.load_state_dict(ckpt["optimizer"])
@@ -511,6 +513,9 @@ class Trainer:
         else:
             if args.init:  # an exported checkpoint's weights and CMVN; a fresh optimizer and schedule
                 self.model = load_checkpoint(args.init).train()
+                # Its CTC prior is the parent network's: a candidate gets its own (tune_lm.py
+                # --write-prior) rather than one that fits a network it no longer is.
+                self.model.log_prior.zero_()
             else:
                 self.model = ConformerCTC(model_config(args))
                 rows = read_manifest(args.data / "train")

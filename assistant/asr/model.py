@@ -477,15 +477,18 @@ def load_checkpoint(path: str | Path, map_location: str | torch.device = "cpu") 
         raise FileNotFoundError(f"ASR checkpoint not found: {path}")
     try:
         ckpt = torch.load(path, map_location=map_location, weights_only=True)
-        model = ConformerCTC(ConformerConfig(**ckpt["config"]))
-        state = ckpt["model"]
-        if "log_prior" not in state:  # saved before the prior existed: no prior, as zeros say
-            state["log_prior"] = model.log_prior
-        model.load_state_dict(state)
+        model = load_weights(ConformerCTC(ConformerConfig(**ckpt["config"])), ckpt["model"])
     except Exception as e:  # noqa: BLE001 - any failure here means the file is not a usable checkpoint
         reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise ValueError(f"ASR checkpoint {path} is corrupt or incompatible: {reason}") from e
     return model.eval()
+
+
+def load_weights(model: ConformerCTC, state: dict[str, Tensor]) -> ConformerCTC:
+    """`model.load_state_dict(state)`, strict, except that a state saved before the CTC prior
+    existed loads with none (zeros)."""
+    model.load_state_dict({"log_prior": model.log_prior, **state})
+    return model
 
 
 def has_prior(model: ConformerCTC) -> bool:
