@@ -34,9 +34,8 @@ from assistant.config import DEFAULT_ASR_CHECKPOINT, DEFAULT_ASR_LM, AsrConfig  
 WEIGHT = DEV_TUNED_WEIGHT  # config.toml's default, 0, is off
 
 
-def final_log_probs(sets: list[str], data: Path) -> list[np.ndarray]:
+def final_log_probs(model, sets: list[str], data: Path) -> list[np.ndarray]:
     """The (T, V) log-probs the two-pass final decodes: each utterance and its flush silence."""
-    model = load_checkpoint(DEFAULT_ASR_CHECKPOINT)
     loaders = eval_asr.set_loaders(data, 400)
     flush = np.zeros(FLUSH_MS * 16, np.float32)
     waves = [np.r_[wave, flush] for name in sets for _, wave, _ in loaders[name]()]
@@ -54,8 +53,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     args = parser.parse_args()
     torch.set_num_threads(2)
-    finals = final_log_probs(args.sets.split(","), args.data)
-    decoder = LexiconDecoder(DEFAULT_ASR_LM).build()
+    model = load_checkpoint(DEFAULT_ASR_CHECKPOINT)
+    finals = final_log_probs(model, args.sets.split(","), args.data)
+    # The shipped beam search: it divides out the checkpoint's CTC prior ([asr] prior_weight).
+    decoder = LexiconDecoder(DEFAULT_ASR_LM).build().set_prior(model.log_prior.numpy())
     asr = AsrConfig()
     candidates = [decoder.nbest(lp, asr.rescore_nbest) for lp in finals]
     print(
