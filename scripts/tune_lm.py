@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from scipy.special import logsumexp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -111,8 +112,7 @@ def main() -> None:
 def estimate_log_prior(log_probs: list[np.ndarray]) -> np.ndarray:
     """ln of each symbol's posterior averaged over every frame of every utterance (V,)."""
     frames = np.concatenate(log_probs).astype(np.float64)  # (ΣT, V)
-    peak = frames.max()
-    return (peak + np.log(np.exp(frames - peak).mean(axis=0))).astype(np.float32)
+    return (logsumexp(frames, axis=0) - np.log(len(frames))).astype(np.float32)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from scipy.special import log_softmax
 
 from assistant.asr.text import BLANK_ID, CHAR_TO_ID, VOCAB
 
@@ -160,10 +161,8 @@ class LexiconDecoder:
             raise RuntimeError("LexiconDecoder.build() must be called before decoding")
         if len(log_probs) == 0:
             return []
-        if self._prior_shift is not None:
-            log_probs = log_probs - self._prior_shift  # (T, V), then each frame renormalized
-            peak = log_probs.max(axis=1, keepdims=True)
-            log_probs = log_probs - peak - np.log(np.exp(log_probs - peak).sum(axis=1, keepdims=True))
+        if self._prior_shift is not None:  # (T, V), each frame renormalized
+            log_probs = log_softmax(log_probs - self._prior_shift, axis=1)
         emissions = np.ascontiguousarray(log_probs, dtype=np.float32)  # (T, V)
         return self._decoder.decode(emissions.ctypes.data, emissions.shape[0], emissions.shape[1])
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from scipy.special import log_softmax
 
 # The sentence is scored as a user's whole message to the assistant: after ChatML's user header,
 # up to the message's end token (assistant.llm's IM_START and IM_END).
@@ -95,9 +96,7 @@ class LlmRescorer:
         """Σ ln P(token) over `tokens`, which follow the header in the cache."""
         start = len(self._header) - 1  # the logits at position i predict token i + 1
         logits = np.asarray(self._llama.scores[start : start + len(tokens)], dtype=np.float64)  # (n, V)
-        peak = logits.max(axis=1, keepdims=True)
-        log_softmax = logits - peak - np.log(np.exp(logits - peak).sum(axis=1, keepdims=True))
-        return float(log_softmax[np.arange(len(tokens)), tokens].sum())
+        return float(log_softmax(logits, axis=1)[np.arange(len(tokens)), tokens].sum())
 
     def pick(self, candidates: list[tuple[str, float]]) -> str:
         """The best of the beam's candidates (sentence, score), best first, after the LLM's say."""
