@@ -121,7 +121,7 @@ def final_times(
 
 def final_table(model: ConformerCTC, lm: Path, repeats: int = 7) -> None:
     start = time.perf_counter()
-    decoder = LexiconDecoder(lm).build()
+    decoder = LexiconDecoder(lm).build(log_prior=model.log_prior.numpy())  # as shipped
     print(f"\nlanguage model: {lm}, built (lexicon trie, KenLM mmap) in {time.perf_counter() - start:.2f} s")
     asr = AsrConfig()
     start = time.perf_counter()

@@ -56,7 +56,7 @@ def main() -> None:
     model = load_checkpoint(DEFAULT_ASR_CHECKPOINT)
     finals = final_log_probs(model, args.sets.split(","), args.data)
     # The shipped beam search: it divides out the checkpoint's CTC prior ([asr] prior_weight).
-    decoder = LexiconDecoder(DEFAULT_ASR_LM).build().set_prior(model.log_prior.numpy())
+    decoder = LexiconDecoder(DEFAULT_ASR_LM).build(log_prior=model.log_prior.numpy())
     asr = AsrConfig()
     candidates = [decoder.nbest(lp, asr.rescore_nbest) for lp in finals]
     print(

@@ -97,7 +97,7 @@ def main() -> None:
         args.lm_weights, args.word_scores, args.prior_weights
     ):
         weights = DecoderWeights(lm_weight=lm_weight, word_score=word_score, prior_weight=prior_weight)
-        decoder = LexiconDecoder(args.lm, weights).build().set_prior(log_prior)
+        decoder = LexiconDecoder(args.lm, weights).build(log_prior=log_prior)
         t0 = time.perf_counter()
         score = wer([decoder.decode(lp) for lp in log_probs])
         ms = 1000 * (time.perf_counter() - t0) / len(log_probs)

@@ -1,7 +1,8 @@
-"""scripts/eval_asr.py: the pooled real-speech rows that the shipping rule reads, and a real set's loader."""
+"""scripts/eval_asr.py: the pooled real-speech rows the shipping rule reads, and the real sets' loaders."""
 
 from __future__ import annotations
 
+import gzip
 import io
 import sys
 import tarfile
@@ -14,6 +15,7 @@ import soundfile as sf
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import eval_asr  # noqa: E402
+from G722 import G722  # noqa: E402
 
 
 def row(name: str, system: str, refs: list[str], hyps: list[str]) -> dict:
@@ -112,3 +114,32 @@ def test_the_wideband_pool_takes_the_sphinx_recordings_and_the_telephone_prompts
     wideband = pooled["real wideband (alsa+wz2100+sphinx)"]
     assert wideband["words"] == 8 and wideband["wer"] == pytest.approx(2 / 8, abs=1e-4)
     assert pooled["real (alsa+wz2100+sphinx+asterisk)"]["wer"] == pytest.approx(3 / 10, abs=1e-4)
+
+
+def test_asterisk_sets_pair_each_prompt_with_its_transcript_line_8_khz_and_g722(tmp_path):
+    def tone(hz: float) -> np.ndarray:
+        return 0.25 * np.sin(2 * np.pi * hz * np.arange(8000) / 16000)  # 0.5 s at 16 kHz
+
+    (tmp_path / "digits").mkdir()
+    sf.write(tmp_path / "digits/7.wav", tone(440)[::2], 8000, subtype="PCM_16")  # the telephone file
+    wide_file = G722(16000, 64000).encode((tone(880) * 32767).astype(np.int16))  # the wideband one
+    (tmp_path / "digits/7.g722").write_bytes(wide_file)
+    sf.write(tmp_path / "press-star.wav", tone(440)[::2], 8000, subtype="PCM_16")
+    (tmp_path / "press-star.g722").write_bytes(G722(16000, 64000).encode(np.zeros(1600, np.int16)))
+    transcript = tmp_path / "core-sounds-en.txt.gz"
+    with gzip.open(transcript, "wt") as f:
+        f.write("; comment: not a prompt\n")
+        f.write("digits/7: Seven.\n")
+        f.write("press-star: Press * to continue.\n")  # a symbol: no one spoken reading, left out
+        f.write("no-such-file: Nothing recorded.\n")  # listed, but not installed
+    narrow = eval_asr.asterisk_set(folder=tmp_path, transcript=transcript)
+    wide = eval_asr.asterisk_set(wideband=True, folder=tmp_path, transcript=transcript)
+    pairs = [("digits/7", "seven")]
+    assert [(uid, ref) for uid, _, ref in narrow] == [(uid, ref) for uid, _, ref in wide] == pairs
+    narrow_wave, wide_wave = narrow[0][1], wide[0][1]
+    assert len(narrow_wave) == len(wide_wave) == 8000  # both read at 16 kHz
+    # G.722 is lossy and delays the signal by a few samples: the tone comes back at its level and pitch.
+    assert np.sqrt(np.mean(wide_wave[1000:] ** 2)) == pytest.approx(0.25 / np.sqrt(2), rel=0.1)
+    assert np.argmax(np.abs(np.fft.rfft(narrow_wave))) == 220  # 440 Hz in 0.5 s: the .wav
+    assert np.argmax(np.abs(np.fft.rfft(wide_wave))) == 440  # 880 Hz: the .g722
+    assert eval_asr.asterisk_set(wideband=True, folder=tmp_path, transcript=tmp_path / "none.gz") == []

@@ -38,7 +38,7 @@ def spelled(
 
 @pytest.fixture(scope="module")
 def shipped_decoder() -> LexiconDecoder:
-    return LexiconDecoder(DEFAULT_ASR_LM).build()
+    return LexiconDecoder(DEFAULT_ASR_LM).build(log_prior=None)
 
 
 def test_the_language_model_repairs_misspelled_words(shipped_decoder):
@@ -76,7 +76,7 @@ def test_weights_change_the_choice():
     log_probs = spelled(text, rivals={text.index("tin") + 1: "e"})
     assert greedy_text(log_probs) == text
     decoded = {
-        w: LexiconDecoder(DEFAULT_ASR_LM, DecoderWeights(lm_weight=w)).build().decode(log_probs)
+        w: LexiconDecoder(DEFAULT_ASR_LM, DecoderWeights(lm_weight=w)).build(log_prior=None).decode(log_probs)
         for w in (0.0, DecoderWeights().lm_weight)
     }
     assert decoded == {0.0: text, DecoderWeights().lm_weight: "set a timer for ten minutes"}
@@ -92,11 +92,14 @@ def test_dividing_out_the_prior_lets_a_letter_the_network_rarely_says_win():
 
     def decode(prior_weight: float, prior: np.ndarray) -> str:
         weights = DecoderWeights(lm_weight=0.0, prior_weight=prior_weight)
-        return LexiconDecoder(DEFAULT_ASR_LM, weights).build().set_prior(prior).decode(log_probs)
+        return LexiconDecoder(DEFAULT_ASR_LM, weights).build(log_prior=prior).decode(log_probs)
 
     assert decode(0.6, log_prior) == "set a timer for ten minutes"
     assert decode(0.0, log_prior) == text  # weight 0: off
     assert decode(0.6, np.zeros(len(VOCAB), np.float32)) == text  # a checkpoint without a prior
+    assert decode(0.6, None) == text
+    with pytest.raises(TypeError, match="log_prior"):  # no default: forgetting it is an error
+        LexiconDecoder(DEFAULT_ASR_LM).build()
 
 
 def test_the_shipped_recognizer_divides_out_its_checkpoints_prior():
@@ -107,19 +110,19 @@ def test_the_shipped_recognizer_divides_out_its_checkpoints_prior():
 
 def test_missing_and_broken_models_are_clear_errors(tmp_path):
     with pytest.raises(LanguageModelError, match="missing"):
-        LexiconDecoder(tmp_path / "lm.bin").build()
+        LexiconDecoder(tmp_path / "lm.bin").build(log_prior=None)
     words = words_path_for(tmp_path / "lm.bin")
     words.write_text(words_path_for(DEFAULT_ASR_LM).read_text())
     (tmp_path / "lm.bin").write_bytes(b"not a language model" * 100)
     with pytest.raises(LanguageModelError, match="not a KenLM model"):
-        LexiconDecoder(tmp_path / "lm.bin").build()
+        LexiconDecoder(tmp_path / "lm.bin").build(log_prior=None)
     (tmp_path / "lm.bin").write_bytes(DEFAULT_ASR_LM.read_bytes()[:50_000])  # cut short
     with pytest.raises(LanguageModelError, match="unreadable KenLM model"):
-        LexiconDecoder(tmp_path / "lm.bin").build()
+        LexiconDecoder(tmp_path / "lm.bin").build(log_prior=None)
     (tmp_path / "lm.bin").write_bytes(DEFAULT_ASR_LM.read_bytes())
     words.write_text("hello\nWorld!\n")
     with pytest.raises(LanguageModelError, match="not a word list"):
-        LexiconDecoder(tmp_path / "lm.bin", words_path=words).build()
+        LexiconDecoder(tmp_path / "lm.bin", words_path=words).build(log_prior=None)
 
 
 def test_the_shipped_word_list_is_the_models_vocabulary():

@@ -76,7 +76,7 @@ def test_one_close_candidate_costs_no_llm_at_all():
 
 
 def test_nbest_gives_distinct_sentences_best_first_led_by_decodes_answer():
-    decoder = LexiconDecoder(DEFAULT_ASR_LM).build()
+    decoder = LexiconDecoder(DEFAULT_ASR_LM).build(log_prior=None)
     log_probs = spelled("set a timer for ten minutes", confidence=0.6)
     nbest = decoder.nbest(log_probs, 8)
     texts, scores = [t for t, _ in nbest], [s for _, s in nbest]

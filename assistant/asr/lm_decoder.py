@@ -7,10 +7,12 @@ walks words of a lexicon and weighs them with a KenLM n-gram picks the likeliest
 it runs on finals only; partials stay greedy. Words outside the lexicon cannot come out of it.
 
 Before the search, each symbol's log-prob loses `prior_weight` × the log of its prior, the
-checkpoint's mean posterior for it (`set_prior`): the hybrid recognizers' "posterior / prior". A
+checkpoint's mean posterior for it (`build(log_prior=...)`): the hybrid recognizers' "posterior / prior". A
 CTC network's posteriors are peaked on the blank and on common letters; dividing part of that out
 lets the letters of rarer sounds, and with them the language model, count for more. On 400 dev
 utterances word errors fell 581 → 545 at 0.6 (MODEL_CARD.md), at the cost of one (T, V) subtraction.
+The prior helps the search only: greedy CTC (the partials) got worse with it (dev, streaming: 1,246
+word errors → 1,337 at 0.6), since it takes letters from the blank with no language model to vet them.
 """
 
 from __future__ import annotations
@@ -61,18 +63,20 @@ class LexiconDecoder:
         self.lm_path, self.weights = Path(lm_path), weights
         self.words_path = Path(words_path) if words_path is not None else words_path_for(self.lm_path)
         self._decoder = None
-        self._prior_shift: np.ndarray | None = None  # (V,) prior_weight × ln prior, once set_prior()
+        self._prior_shift: np.ndarray | None = None  # (V,) prior_weight × ln prior, set by build()
 
-    def set_prior(self, log_prior: np.ndarray) -> LexiconDecoder:
-        """The acoustic model's log CTC prior (V,) (`ConformerCTC.log_prior`); all zeros: none."""
-        log_prior = np.asarray(log_prior, dtype=np.float32)
-        use = self.weights.prior_weight > 0 and bool(np.any(log_prior != 0))
-        self._prior_shift = self.weights.prior_weight * log_prior if use else None
+    def build(self, *, log_prior: np.ndarray | None) -> LexiconDecoder:
+        """Load the lexicon and the LM (once) and take the acoustic model's log CTC prior (V,)
+        (`ConformerCTC.log_prior`; None or all zeros: none). The prior is required, not defaulted:
+        a decoder that forgot it would decode without it, silently and worse."""
+        prior = None if log_prior is None else np.asarray(log_prior, np.float32)
+        use = prior is not None and self.weights.prior_weight > 0 and bool(np.any(prior != 0))
+        self._prior_shift = self.weights.prior_weight * prior if use else None
+        if self._decoder is None:
+            self._load()
         return self
 
-    def build(self) -> LexiconDecoder:
-        if self._decoder is not None:
-            return self
+    def _load(self) -> None:
         # Imported here: the C++ extension is only needed once a language model is configured.
         from flashlight.lib.text.decoder import (  # noqa: PLC0415
             CriterionType,
@@ -135,7 +139,6 @@ class LexiconDecoder:
         unk_index = len(words)
         self._lm, self._trie = lm, trie  # the decoder keeps raw pointers to both: keep them alive
         self._decoder = FlashlightLexiconDecoder(options, trie, lm, SPACE_ID, BLANK_ID, unk_index, [], False)
-        return self
 
     def decode(self, log_probs: np.ndarray) -> str:
         """(T, V) log-probabilities of one utterance → its best word sequence ("" for no frames)."""

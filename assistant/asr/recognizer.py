@@ -142,7 +142,7 @@ class StreamingRecognizer:
         if self.model is None:
             self.model = load_checkpoint(self.checkpoint)
         if self.decoder is not None:
-            self.decoder.build().set_prior(self.model.log_prior.cpu().numpy())
+            self.decoder.build(log_prior=self.model.log_prior.cpu().numpy())
         if self.rescorer is not None:
             self.rescorer.build()
         self.model.eval()
