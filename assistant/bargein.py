@@ -103,7 +103,7 @@ import webrtcvad
 from assistant.asr.text import normalize
 from assistant.audio.echo import FRAME, FRAME_MS, SAMPLE_RATE, EchoCanceller
 from assistant.config import BargeinConfig
-from assistant.vad import VOICE_MIN_DB, Endpointer, State, level_db, to_pcm16
+from assistant.vad import VOICE_MIN_DB, Endpointer, State, level_db, pcm16_bytes
 
 MS = 1_000_000  # ns per ms
 ECHO_TAIL_MS = 250  # ms a reference block (stamped when written) is heard: output latency, echo, reverb
@@ -297,7 +297,7 @@ class OnsetDetector:
         for i in range(len(linear) // FRAME):
             samples, at = linear[i * FRAME : (i + 1) * FRAME], t_ns + i * frame_ns
             # every frame: webrtcvad adapts to the signal it is given (a fresh one misses quiet onsets)
-            voiced = self.vad.is_speech(to_pcm16(samples), SAMPLE_RATE, FRAME)
+            voiced = self.vad.is_speech(pcm16_bytes(samples), SAMPLE_RATE, FRAME)
             played = self.estimate.played_db(at)
             if played is None:
                 continue  # nothing audible: the endpointer hears the user unhindered

@@ -36,13 +36,13 @@ import numpy as np
 # that breaks the original 2.0.10 wrapper on current setuptools.
 import webrtcvad
 
+from assistant.audio.pcm import to_pcm16
 from assistant.config import VadConfig
 
 SAMPLE_RATE = 16000  # Hz, the rate the recognizer listens at
 WEBRTC_RATES = (8000, 16000, 32000, 48000)  # Hz, the rates webrtcvad accepts
 NS_PER_S = 1_000_000_000  # ns per second
 SMOOTH_MS = 100  # ms of raw decisions in the smoothing window (at least 3 frames)
-INT16_MAX = 32767  # float [-1, 1] → 16-bit PCM for webrtcvad
 SILENCE_DB = -120.0  # dBFS reported for digital silence
 FLOOR_TAU_MS = 250  # ms, time constant of the noise-floor average (of unvoiced frames between utterances)
 FLOOR_MARGIN_DB = 3.0  # dB above the noise floor that a frame needs to count as sound
@@ -126,9 +126,9 @@ def passes_energy_gate(frame_db: float, reference_db: float | None, threshold_db
     return frame_db >= reference_db + threshold_db
 
 
-def to_pcm16(samples: np.ndarray) -> bytes:
-    """float32 in [-1, 1] → little-endian 16-bit PCM bytes, clipped."""
-    return np.rint(np.clip(samples, -1.0, 1.0) * INT16_MAX).astype("<i2").tobytes()
+def pcm16_bytes(samples: np.ndarray) -> bytes:
+    """float32 in [-1, 1] → little-endian 16-bit PCM bytes, clipped: what webrtcvad reads."""
+    return to_pcm16(samples).astype("<i2", copy=False).tobytes()
 
 
 class Endpointer:
@@ -234,7 +234,7 @@ class Endpointer:
 
     def _frame(self, samples: np.ndarray, t_ns: int) -> _Frame:
         db = level_db(samples)
-        voiced = self._vad.is_speech(to_pcm16(samples), self.sample_rate, self.frame_len)
+        voiced = self._vad.is_speech(pcm16_bytes(samples), self.sample_rate, self.frame_len)
         voiced = (
             bool(voiced) and db >= VOICE_MIN_DB and passes_energy_gate(db, self._reference_db, self._gate_db)
         )

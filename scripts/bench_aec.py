@@ -47,6 +47,7 @@ from scipy.signal import butter, sosfilt, sosfiltfilt
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from assistant.audio import echo  # noqa: E402
 from assistant.audio.files import resample  # noqa: E402
+from assistant.audio.pcm import to_pcm16  # noqa: E402
 
 SR = echo.SAMPLE_RATE  # Hz
 VAD_MS = 20  # ms per webrtcvad frame, as in [vad] frame_ms
@@ -192,7 +193,7 @@ def vad_flags(x: np.ndarray, mode: int = 2) -> np.ndarray:
     vad = _webrtcvad.create()
     _webrtcvad.init(vad)
     _webrtcvad.set_mode(vad, mode)
-    pcm = echo.to_pcm16(x)
+    pcm = to_pcm16(x)
     n = len(pcm) // VAD_FRAME
     return np.array(
         [

@@ -38,6 +38,7 @@ sys.path.insert(0, str(REPO))
 
 from assistant import metrics  # noqa: E402
 from assistant.audio.files import write_wav  # noqa: E402
+from assistant.audio.pcm import from_pcm16  # noqa: E402
 from tests.conftest import RECORD_RATE, Pulse, Recording  # noqa: E402
 
 QUESTIONS = [
@@ -190,7 +191,7 @@ def synthesize(questions: list[str], voice: str, folder: Path) -> list[Path]:
 
     tts = PiperTts(TtsConfig()).build()
     for text, path in zip(questions, paths, strict=True):
-        pieces = [p.astype(np.float32) / 32768 if p.dtype == np.int16 else p for p in tts.synthesize(text)]
+        pieces = [from_pcm16(p) if p.dtype == np.int16 else p for p in tts.synthesize(text)]
         write_wav(path, np.concatenate(pieces), tts.sample_rate)
     return paths
 

@@ -57,6 +57,7 @@ from assistant.asr.model import checkpoint_meta, has_prior, load_checkpoint  # n
 from assistant.asr.recognizer import StreamingRecognizer, greedy_text, log_probs_batch  # noqa: E402
 from assistant.asr.rescorer import LlmRescorer  # noqa: E402
 from assistant.asr.text import normalize  # noqa: E402
+from assistant.audio.pcm import from_pcm16, to_pcm16  # noqa: E402
 from assistant.config import AsrConfig  # noqa: E402
 
 SAMPLE_RATE = 16000
@@ -154,7 +155,7 @@ def asterisk_set(
             continue
         if wideband:  # a fresh decoder per file: G.722 is adaptive, each file starts from rest
             pcm = G722.G722(G722_RATE, G722_BITS_PER_S).decode(path.read_bytes())  # int16 samples
-            wave = np.asarray(pcm, dtype=np.float32) / 32768
+            wave = from_pcm16(pcm)
         else:
             wave = read_audio(str(path))
         out.append((name.strip(), wave, ref))
@@ -188,7 +189,7 @@ def sphinx_set(sdist: Path = SPHINX_SDIST) -> list[Utterance]:
         for name, text in sorted(refs.items()):
             raw = read(name)
             if name.endswith(".raw"):
-                wave = np.frombuffer(raw, dtype="<i2").astype(np.float32) / 32768
+                wave = from_pcm16(np.frombuffer(raw, dtype="<i2"))
             else:
                 wave = read_audio(io.BytesIO(raw))
             out.append((name.removeprefix("data/"), wave, normalize(text)))
@@ -262,7 +263,7 @@ def pocketsphinx_hyps(utts: list[Utterance]) -> list[str]:
     decoder = Decoder(samprate=SAMPLE_RATE, loglevel="FATAL")
     hyps = []
     for _, wave, _ in utts:
-        pcm = (np.clip(wave, -1, 1) * 32767).astype(np.int16).tobytes()
+        pcm = to_pcm16(wave).tobytes()
         decoder.start_utt()
         decoder.process_raw(pcm, full_utt=True)
         decoder.end_utt()

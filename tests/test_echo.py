@@ -14,6 +14,7 @@ from conftest import load_script
 
 from assistant.audio import echo
 from assistant.audio.echo import FRAME, NS_PER_S, SAMPLE_RATE
+from assistant.audio.pcm import PCM16_SCALE, from_pcm16, to_pcm16
 
 NS_PER_SAMPLE = NS_PER_S // SAMPLE_RATE
 T0 = 10**12  # ns, an arbitrary perf_counter_ns time for sample 0
@@ -46,7 +47,7 @@ def recording_canceller(delay_ms: float = 0) -> tuple[echo.TimedEchoCanceller, R
 
 def ramp(n: int) -> np.ndarray:
     """Distinct values per sample (exact in int16 after to_pcm16) so pairings can be checked."""
-    return (np.arange(n) % 20000 / echo.INT16_MAX).astype(np.float32)
+    return (np.arange(n) % 20000 / PCM16_SCALE).astype(np.float32)
 
 
 def feed(canceller, mic: np.ndarray, sizes) -> np.ndarray:
@@ -116,7 +117,7 @@ def test_framing_with_odd_blocks_keeps_every_sample_in_order(sizes):
     mic = ramp(5000)
     out = feed(canceller, mic, sizes)
     assert len(out) == len(mic) // FRAME * FRAME  # the remainder waits for the next block
-    np.testing.assert_array_equal(out, echo.to_pcm16(mic[: len(out)]).astype(np.float32) / echo.INT16_MAX)
+    np.testing.assert_array_equal(out, from_pcm16(to_pcm16(mic[: len(out)])))
 
 
 @pytest.mark.parametrize("delay_ms", [0, 20, 60])
@@ -129,7 +130,7 @@ def test_each_mic_frame_gets_the_reference_from_delay_minus_lead_earlier(delay_m
     lag = max(0, delay_ms - echo.LEAD_MS) * SAMPLE_RATE // 1000
     delayed = np.concatenate([np.zeros(lag, np.float32), ref])  # what the mic timeline should see
     for k, (_, got) in enumerate(recorder.pairs):
-        np.testing.assert_array_equal(got, echo.to_pcm16(delayed[k * FRAME : (k + 1) * FRAME]))
+        np.testing.assert_array_equal(got, to_pcm16(delayed[k * FRAME : (k + 1) * FRAME]))
 
 
 def test_jittery_stamps_are_taken_as_contiguous():
@@ -140,7 +141,7 @@ def test_jittery_stamps_are_taken_as_contiguous():
         canceller.reference(ref[start : start + 320], stamp(start) + jitter)
         canceller.process(np.zeros(320, np.float32), stamp(start) - jitter)
     got = np.concatenate([r for _, r in recorder.pairs])
-    np.testing.assert_array_equal(got, echo.to_pcm16(ref))
+    np.testing.assert_array_equal(got, to_pcm16(ref))
 
 
 def test_mic_anchor_docstring_example():
@@ -177,7 +178,7 @@ def test_the_canceller_pairs_by_mic_count_despite_a_late_stamp():
         late = 30_000_000 if start == 1600 else 0  # one callback 30 ms late (it used to re-anchor)
         canceller.process(np.zeros(320, np.float32), stamp(start) + late)
     got = np.concatenate([r for _, r in recorder.pairs])
-    np.testing.assert_array_equal(got, echo.to_pcm16(ref))
+    np.testing.assert_array_equal(got, to_pcm16(ref))
     assert canceller.mic_reanchors == 0
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import sounddevice as sd
 
+from assistant.audio.pcm import from_pcm16
 from assistant.config import AudioConfig
 
 CAPTURE_RATE = 16_000  # Hz: what Capture delivers (the recognizer's and the VAD's rate)
@@ -429,7 +430,7 @@ def _as_float32(samples: np.ndarray) -> np.ndarray:
     if samples.ndim != 1:
         raise ValueError(f"expected mono (n,) audio, got shape {samples.shape}")
     if samples.dtype == np.int16:
-        return samples.astype(np.float32) / 32768.0
+        return from_pcm16(samples)
     return samples.astype(np.float32, copy=False)
 
 

@@ -61,13 +61,14 @@ from typing import Protocol
 
 import numpy as np
 
+from assistant.audio.pcm import from_pcm16, to_pcm16
+
 log = logging.getLogger(__name__)
 
 SAMPLE_RATE = 16000  # Hz, mic and reference
 FRAME_MS = 10  # ms per frame, what both libraries process at a time
 FRAME = SAMPLE_RATE * FRAME_MS // 1000  # 160 samples per frame
 NS_PER_S = 1_000_000_000  # ns per second
-INT16_MAX = 32767  # float [-1, 1] ↔ 16-bit PCM, the libraries' sample format
 RING_S = 2  # s of reference history kept; must exceed delay_ms + the blocks handed over ahead
 RESYNC_MS = 20  # ms of timestamp disagreement taken as jitter; beyond it a stream re-anchors
 JUMP_BLOCKS = 3  # mic blocks in a row off their stamps' trend by more than RESYNC_MS: a real jump
@@ -128,11 +129,6 @@ class EchoCanceller(Protocol):
 def sample_index(t_ns: int) -> int:
     """A perf_counter_ns time → its sample on the shared 16 kHz timeline."""
     return t_ns * SAMPLE_RATE // NS_PER_S
-
-
-def to_pcm16(samples: np.ndarray) -> np.ndarray:
-    """float32 in [-1, 1] → int16 (clipped)."""
-    return (np.clip(samples, -1.0, 1.0) * INT16_MAX).astype(np.int16)
 
 
 def _mono_float32(samples: np.ndarray) -> np.ndarray:
@@ -650,10 +646,10 @@ class TimedEchoCanceller:
             self._heard += FRAME
             self._unsure_heard += FRAME
         mic16 = to_pcm16(mic)
-        cleaned = self._backend.cancel(mic16, to_pcm16(ref)).astype(np.float32) / INT16_MAX
+        cleaned = from_pcm16(self._backend.cancel(mic16, to_pcm16(ref)))
         if resting:
             return cleaned, None
-        return cleaned, self._linear.cancel(mic16, to_pcm16(linear_ref)).astype(np.float32) / INT16_MAX
+        return cleaned, from_pcm16(self._linear.cancel(mic16, to_pcm16(linear_ref)))
 
     def reset(self) -> None:
         """Forget the reference, the mic remainder and everything the library learnt (new devices)."""
