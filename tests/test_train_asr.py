@@ -285,3 +285,49 @@ def test_train_only_refuses_a_module_the_model_does_not_have(tmp_path, monkeypat
         train_asr.main()
     message = "train_asr.py: --train-only: no module named blocks.99 (e.g. blocks.7, head)"
     assert exit_info.value.code == message
+
+
+def test_distillation_loss_is_zero_for_the_teachers_own_outputs_and_ignores_padding():
+    gen = torch.Generator().manual_seed(0)
+    teacher = torch.log_softmax(torch.randn(2, 6, 29, generator=gen), -1)  # (B, T', V)
+    student = torch.log_softmax(torch.randn(2, 6, 29, generator=gen), -1)
+    lens = torch.tensor([6, 4])
+    assert train_asr.distillation_loss(teacher, teacher, lens) == pytest.approx(0.0, abs=1e-6)
+    assert train_asr.distillation_loss(student, teacher, lens) > 0.1
+    padded = student.clone()
+    padded[1, 4:] = torch.log_softmax(torch.randn(2, 29, generator=gen), -1)  # past utterance 1's end
+    assert train_asr.distillation_loss(padded, teacher, lens) == pytest.approx(
+        float(train_asr.distillation_loss(student, teacher, lens))
+    )
+
+
+def test_distill_from_holds_a_step_to_the_teacher(tmp_path, monkeypatch):
+    """The same step from the same start, with and without the KL to the start checkpoint: the
+    anchored step moves the weights less far from it, and the teacher itself is left untouched."""
+    if not CHECKPOINT.is_file():
+        pytest.skip(f"no recognizer checkpoint at {CHECKPOINT}")
+    rows = []
+    for i, seconds in enumerate((1.2, 0.9)):
+        path = tmp_path / f"u{i}.wav"
+        sf.write(path, speechlike(seconds, i), SAMPLE_RATE)
+        rows.append({"audio": str(path), "text": "hello there", "duration": seconds})
+    batch = train_asr.collate([train_asr.SpeechDataset(rows)[i] for i in range(2)])
+    distance = {}
+    for weight in (0.0, 50.0):
+        argv = ["train_asr.py", "--data", str(tmp_path / "data"), "--out", str(tmp_path / f"run{weight}")]
+        argv += ["--init", str(CHECKPOINT), "--warmup", "1", "--lr", "1e-3", "--precision", "fp32"]
+        argv += ["--distill-from", str(CHECKPOINT), "--distill-weight", str(weight)]
+        monkeypatch.setattr(sys, "argv", argv)
+        trainer = train_asr.Trainer(train_asr.parse_args())
+        trainer.build()
+        teacher_before = {k: v.clone() for k, v in trainer.teacher.state_dict().items()}
+        for _ in range(3):
+            trainer.step(dict(batch), random.Random(0), torch.Generator().manual_seed(0))
+        assert not trainer.teacher.training
+        assert all(torch.equal(v, trainer.teacher.state_dict()[k]) for k, v in teacher_before.items())
+        with torch.no_grad():
+            feats, lens = batch["feats"], batch["feat_lens"]
+            student, out_lens = trainer.model.eval()(feats, lens, None, -1)
+            teacher, _ = trainer.teacher(feats, lens, None, -1)
+            distance[weight] = float(train_asr.distillation_loss(student, teacher, out_lens))
+    assert distance[50.0] < distance[0.0]
