@@ -822,7 +822,10 @@ def parse_args() -> argparse.Namespace:
         "chunks, the same masked features): new voices are learned without drifting far from it",
     )
     p.add_argument(
-        "--distill-weight", type=float, default=1.0, help="× the KL to --distill-from beside the CTC loss"
+        "--distill-weight",
+        type=float,
+        default=1.0,
+        help="× the KL to --distill-from beside the CTC loss (the logged loss is their sum)",
     )
     p.add_argument("--epochs", type=int, default=100)
     p.add_argument("--passes", type=int, default=1, help="passes over the training rows per epoch")
