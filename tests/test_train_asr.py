@@ -175,12 +175,18 @@ def test_batch_log_mel_matches_kaldi_native_fbank():
         assert not feats[b, len(expected) :].any()  # padding stays zero, as pad_sequence leaves it
 
 
-def test_device_features_give_the_batches_the_cpu_path_gives(tmp_path):
+def speech_rows(folder: Path, durations: tuple[float, ...]) -> list[dict]:
+    """Manifest rows of speech-like WAV files of these lengths (seconds), all saying "hello there"."""
     rows = []
-    for i, seconds in enumerate((1.0, 1.6, 0.8)):
-        path = tmp_path / f"u{i}.wav"
+    for i, seconds in enumerate(durations):
+        path = folder / f"u{i}.wav"
         sf.write(path, speechlike(seconds, i), SAMPLE_RATE)
         rows.append({"audio": str(path), "text": "hello there", "duration": seconds})
+    return rows
+
+
+def test_device_features_give_the_batches_the_cpu_path_gives(tmp_path):
+    rows = speech_rows(tmp_path, (1.0, 1.6, 0.8))
     cpu = train_asr.collate([train_asr.SpeechDataset(rows)[i] for i in range(3)])
     raw = train_asr.collate([train_asr.SpeechDataset(rows, raw=True)[i] for i in range(3)])
     feats, feat_lens = train_asr.log_mel_batch(raw["waves"], raw["wave_lens"])
@@ -254,11 +260,7 @@ def test_a_full_context_share_outside_0_to_1_is_refused(share, monkeypatch, caps
 def test_train_only_moves_the_named_modules_and_leaves_the_rest_exactly_as_it_was(tmp_path, monkeypatch):
     if not CHECKPOINT.is_file():
         pytest.skip(f"no recognizer checkpoint at {CHECKPOINT}")
-    rows = []
-    for i, seconds in enumerate((1.2, 0.9)):
-        path = tmp_path / f"u{i}.wav"
-        sf.write(path, speechlike(seconds, i), SAMPLE_RATE)
-        rows.append({"audio": str(path), "text": "hello there", "duration": seconds})
+    rows = speech_rows(tmp_path, (1.2, 0.9))
     argv = ["train_asr.py", "--data", str(tmp_path / "data"), "--out", str(tmp_path / "run")]
     argv += ["--init", str(CHECKPOINT), "--train-only", "blocks.7", "head", "--warmup", "1"]
     monkeypatch.setattr(sys, "argv", argv)
@@ -306,11 +308,7 @@ def test_distill_from_holds_a_step_to_the_teacher(tmp_path, monkeypatch):
     anchored step moves the weights less far from it, and the teacher itself is left untouched."""
     if not CHECKPOINT.is_file():
         pytest.skip(f"no recognizer checkpoint at {CHECKPOINT}")
-    rows = []
-    for i, seconds in enumerate((1.2, 0.9)):
-        path = tmp_path / f"u{i}.wav"
-        sf.write(path, speechlike(seconds, i), SAMPLE_RATE)
-        rows.append({"audio": str(path), "text": "hello there", "duration": seconds})
+    rows = speech_rows(tmp_path, (1.2, 0.9))
     batch = train_asr.collate([train_asr.SpeechDataset(rows)[i] for i in range(2)])
     distance = {}
     for weight in (0.0, 50.0):
