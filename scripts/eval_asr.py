@@ -244,12 +244,12 @@ def mfa_set(sdist: Path = MFA_SDIST) -> list[Utterance]:
         )
         refs = {f"{stem}.flac": text for stem, text in ast.literal_eval(fixture.body[0].value).items()}
         for name in MFA_LABELLED:
-            refs[name] = read(f"data/lab/{name.rsplit('.', 1)[0]}.lab").decode().strip()
+            refs[name] = read(f"data/lab/{Path(name).stem}.lab").decode().strip()
         present = {
             m.removeprefix(root + "data/wav/") for m in tar.getnames() if m.startswith(root + "data/wav/")
         }
         return [
-            (name.rsplit(".", 1)[0], read_audio(io.BytesIO(read(f"data/wav/{name}"))), normalize(text))
+            (Path(name).stem, read_audio(io.BytesIO(read(f"data/wav/{name}"))), normalize(text))
             for name, text in sorted(refs.items())
             if name in present and not MFA_UNSCORABLE.search(text)
         ]
