@@ -6,6 +6,7 @@
 #   bash scripts/lent_gpu_train.sh start 1 470    # unpack part 1, start training, watch 470 s
 #   bash scripts/lent_gpu_train.sh add 2 450      # unpack part 2 (joins at the next epoch), watch
 #   bash scripts/lent_gpu_train.sh finish 3       # unpack part 3, wait for the time budget to end
+#   bash scripts/lent_gpu_train.sh finish 0       # or unpack nothing (carry no .gpu), just wait
 #
 # or, where the machine is lent for less (15 minutes of device time, one command of 10), all in one:
 #
@@ -78,10 +79,13 @@ report() {  # the log's last evaluations and steps, and the GPU's state
 PART=$2
 mkdir -p $DATA/train $DATA/dev
 # decoded once to WAV here, so the loader processes need not decode Opus for every utterance
-[ -f .gpu/dev_part_1.zip ] && python3 scripts/pack_dataset.py --unpack .gpu/dev_part_1.zip --into $DATA/dev --jobs 16
-python3 scripts/pack_dataset.py --unpack .gpu/train_part_$PART.zip --into $DATA/train --jobs 16 || exit 1
-# shard_*: make_dataset.py also leaves manifest.jsonl, all its shards again
-echo "part $PART: $(cat $DATA/train/shard_*.jsonl | wc -l) utterances in $DATA/train"
+# part 0: none (`finish 0` ends a run whose parts are all in, with no .gpu carried)
+if [ "$PART" != 0 ]; then
+  [ -f .gpu/dev_part_1.zip ] && python3 scripts/pack_dataset.py --unpack .gpu/dev_part_1.zip --into $DATA/dev --jobs 16
+  python3 scripts/pack_dataset.py --unpack .gpu/train_part_$PART.zip --into $DATA/train --jobs 16 || exit 1
+  # shard_*: make_dataset.py also leaves manifest.jsonl, all its shards again
+  echo "part $PART: $(cat $DATA/train/shard_*.jsonl | wc -l) utterances in $DATA/train"
+fi
 
 synth_espeak() {  # in the background; shards join $DATA/train as they finish
   local lib=/tmp/deb/usr/lib/x86_64-linux-gnu
@@ -124,7 +128,7 @@ if [ "$MODE" = start ] || [ "$MODE" = add ]; then
     fi
   done
   report
-  [ "$MODE" = add ] && cp "$(ls -d $RUN/snapshots/* | tail -1)" $OUT/  # in case the machine is lost
+  cp "$(ls -d $RUN/snapshots/* | tail -1)" $OUT/  # in case the machine is lost before the next command
   exit 0
 fi
 
