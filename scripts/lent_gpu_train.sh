@@ -95,7 +95,9 @@ synth_espeak() {  # in the background; shards join $DATA/train as they finish
   espeak-ng --version || return 1
   python3 -c "import lzma, shutil; shutil.copyfileobj(lzma.open('.gpu/sentences.json.xz'), open('$DATA/sentences.json', 'wb'))"
   python3 -c "import numpy as np; z = np.load('.gpu/rirs16.npz'); np.savez('$DATA/rirs.npz', *[z[k].astype(np.float32) for k in z.files])"
-  nohup python3 scripts/make_dataset.py --out $DATA --engines espeak --train "$ESPEAK" --dev 0 --test 0 \
+  # setsid: a command's other processes end with it, and in `start` mode the synthesis must outlive it
+  # (on 2026-11-28 it stopped at 96,200 of 130,000 when `start` returned)
+  setsid nohup python3 scripts/make_dataset.py --out $DATA --engines espeak --train "$ESPEAK" --dev 0 --test 0 \
     --jobs "${ESPEAK_JOBS:-8}" --seed "${SEED:-26}" > /tmp/synth.out 2>&1 < /dev/null &
   sleep "${HEAD_START:-30}"
   echo "espeak-ng: $(cat $DATA/train/shard_espeak_*.jsonl 2>/dev/null | wc -l) utterances after ${HEAD_START:-30} s"
