@@ -25,6 +25,9 @@ opt-in and goes in shards of its own beside an existing dataset, e.g.
 
 writes ``train/shard_kokoro_*`` (read by the trainer with the rest) and ``test_kokoro/`` (held-out
 Kokoro voices speaking held-out sentences: an evaluation set of natural-sounding voices).
+
+``--short`` makes utterances of one to three words, each a run of a training sentence (SHORT_WORDS),
+in shards of their own, e.g. ``--short --train 4000 --dev 0 --test 0`` writes ``train/shard_short_*``.
 """
 
 from __future__ import annotations
@@ -93,6 +96,9 @@ HELDOUT_KOKORO = {"af_sky", "am_onyx", "bf_isabella", "bm_fable"}
 # Share of utterances per engine (piper, festival and kokoro are the slow ones).
 ENGINE_SHARE = {"espeak": 0.55, "flite": 0.22, "festival": 0.13, "piper": 0.10, "kokoro": 0.10}
 DEFAULT_ENGINES = ("espeak", "flite", "festival", "piper")
+# --short: an utterance is a run of 1-3 words cut from a training sentence, at these odds. People
+# answer an assistant in a word or two ("yes", "stop", "the kitchen"); the sentences have 2-25.
+SHORT_WORDS = {1: 0.5, 2: 0.3, 3: 0.2}
 # Share of utterances per sentence source (wordnet has the most sentences, but they are short).
 SOURCE_SHARE = {"assistant": 0.35, "bible": 0.25, "fortune": 0.2, "wordnet": 0.2}
 
@@ -623,8 +629,22 @@ def augment(
 # ---------------------------------------------------------------------------------------------
 # Shards
 # ---------------------------------------------------------------------------------------------
+def short_run(label: str, rng: random.Random) -> str:
+    """A run of 1-3 consecutive words of `label` (SHORT_WORDS), or all of it if it is shorter."""
+    words = label.split()
+    n = min(len(words), rng.choices(list(SHORT_WORDS), list(SHORT_WORDS.values()))[0])
+    start = rng.randrange(len(words) - n + 1)
+    return " ".join(words[start : start + n])
+
+
 def plan_shard(
-    split: str, index: int, sentences: dict[str, list], voices: dict[str, list[str]], seed: int, tag: str = ""
+    split: str,
+    index: int,
+    sentences: dict[str, list],
+    voices: dict[str, list[str]],
+    seed: int,
+    tag: str = "",
+    short: bool = False,
 ) -> list[Item]:
     rng = random.Random(f"{seed}-{split}-{tag}{index}")
     engines = [e for e in ENGINE_SHARE if e in voices]
@@ -633,6 +653,8 @@ def plan_shard(
     for j in range(SHARD_SIZE):
         source = rng.choices(list(SOURCE_SHARE), list(SOURCE_SHARE.values()))[0]
         _written, spoken, label = rng.choice(sentences[source])
+        if short:  # the label's words are spoken as they are written (digits are spelled out)
+            spoken = label = short_run(label, rng)
         engine = rng.choices(engines, weights)[0]
         voice = rng.choice(voices[engine])
         items.append(
@@ -756,6 +778,11 @@ def main() -> None:
         help="hold out only sentences this KenLM model (e.g. models/asr/lm.bin) cannot have been built "
         "from, so a model trained on an earlier split is still measured on unseen sentences",
     )
+    p.add_argument(
+        "--short",
+        action="store_true",
+        help="utterances of 1-3 words cut from the sentences, in shards of their own (shard_short_*)",
+    )
     p.add_argument("--annotate-snr", action="store_true", help="only add the rough SNR to existing shards")
     args = p.parse_args()
     from tqdm import tqdm  # noqa: PLC0415
@@ -769,6 +796,7 @@ def main() -> None:
     if unknown := set(engines) - set(ENGINE_SHARE):
         p.error(f"--engines: unknown {', '.join(sorted(unknown))}; choose from {', '.join(ENGINE_SHARE)}")
     tag = "" if set(engines) == set(DEFAULT_ENGINES) else "_".join(engines) + "_"
+    tag += "short_" if args.short else ""
     args.out.mkdir(parents=True, exist_ok=True)
     if "kokoro" in engines:
         fetch_kokoro_voices(args.out)
@@ -785,7 +813,7 @@ def main() -> None:
     for split, n, sentences, voices in plan:
         for index in range(-(-n // SHARD_SIZE)):
             if not (args.out / split / f"{shard_name(index, tag)}.jsonl").exists():
-                items = plan_shard(split, index, sentences, voices, args.seed, tag)
+                items = plan_shard(split, index, sentences, voices, args.seed, tag, args.short)
                 jobs.append((args.out, split, index, items, args.seed, tag))
     with Pool(args.jobs) as pool:
         for _ in tqdm(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import sys
 from pathlib import Path
@@ -66,6 +67,23 @@ def test_default_engines_plan_the_same_shards_as_before_kokoro():
     assert {i.voice.split(":")[0] for i in items} == {"espeak", "flite", "festival", "piper"}
     tagged = md.plan_shard("train", 7, sentences, md.split_voices(False, ("kokoro",)), 1234, "kokoro_")
     assert tagged[0].key == "train_kokoro_00007_000" and all(i.voice.startswith("kokoro:") for i in tagged)
+
+
+def test_short_shards_speak_runs_of_one_to_three_words_of_the_sentences():
+    sentences = {src: [(f"W {src}", f"spoken {src}", f"a b c d {src}")] for src in md.SOURCE_SHARE}
+    runs = {
+        " ".join(words[i : i + n])
+        for src in md.SOURCE_SHARE
+        for words in [f"a b c d {src}".split()]
+        for n in (1, 2, 3)
+        for i in range(len(words) - n + 1)
+    }
+    items = md.plan_shard("train", 7, sentences, md.split_voices(False), 1234, "short_", short=True)
+    assert items[0].key == "train_short_00007_000"
+    assert all(item.label in runs and item.spoken == item.label for item in items)
+    lengths = [len(item.label.split()) for item in items]
+    assert set(lengths) == {1, 2, 3} and lengths.count(1) > lengths.count(3)  # SHORT_WORDS' odds
+    assert md.short_run("yes", random.Random(0)) == "yes"  # a sentence shorter than the run: all of it
 
 
 @pytest.mark.skipif(
