@@ -4,6 +4,11 @@ Only synthetic speech goes in here; recordings of real people are for evaluation
 
     python scripts/make_dataset.py --out /work/data/asr --train 30000 --jobs 2
 
+Needs, besides the dev extras: Debian espeak-ng, flite, festival with festvox-kallpc16k,
+festvox-kdlpc16k and festvox-us-slt-hts (its voices), fortunes, wordnet-base, sword-text-web and
+diatheke (its text). `--heldout-unseen-by models/asr/lm.bin` draws the held-out split the shipped
+checkpoint is measured on (the model card).
+
 Layout under ``--out``::
 
     sentences.json              the sentence pool with its train / held-out split (fixed by --seed)
