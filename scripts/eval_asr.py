@@ -174,9 +174,8 @@ CLIPS_DIR = Path("/work/data/eval")
 SRT_TGZ = "speech-recognition-testing-1.0.0.tgz"  # npm: two long self-recordings, transcription.txt
 ESPNET_SDIST = "espnet-202611.tar.gz"  # CMU AN4 (five speakers) in its mini_an4 recipe, with AN4's listings
 ESPNET_AN4_DIR = "egs2/mini_an4/asr1"  # its downloads.tar.gz holds an4/wav/**/*.sph, an4/etc/*.transcription
-AN4_LISTED = re.compile(
-    r"^(?:<s>)?\s*(.*?)\s*(?:</s>)?\s*\((\S+)\)$", re.MULTILINE
-)  # "<s> YES </s> (an251-fash-b)"
+# AN4's listings: "<s> YES </s> (an251-fash-b)" for training, "OCTOBER TWENTY FOUR (cen8-mmxg-b)" for test.
+AN4_LISTED = re.compile(r"^(?:<s>)?\s*(.*?)\s*(?:</s>)?\s*\((\S+)\)$", re.MULTILINE)
 SPEECHBRAIN_SDIST = "speechbrain-1.0.2.tar.gz"  # a Harvard sentence and an LJ Speech (public domain) line
 SPEECHBRAIN_DOCTEST = re.compile(
     r'audio_path = "tests/samples/single-mic/example1.wav"\s*>>> text = (\[.*?\])'
