@@ -166,9 +166,9 @@ KTUBERLING_WORDS = {
     "ufo": None,
 }
 KLETTRES_SOUNDS = (Path("/usr/share/klettres/en/sounds.xml"), Path("/usr/share/klettres/en_GB/sounds.xml"))
-KLETTRES_WORD = re.compile(r'<sound name="([^"]+)"\s+file="([^"]+/syllab/[^"]+)"')
 KLETTRES_SOUNDS_NOT_WORDS = {"AW", "CH", "TH"}  # phonics: a sound, not a word to write down
-SOUND_NAME = re.compile(r'<sound name="([^"]+)" file="([^"]+)"')
+# Both games list their recordings alike: <sound name="CAR"  file="en/syllab/car.ogg" />.
+SOUND_NAME = re.compile(r'<sound name="([^"]+)"\s+file="([^"]+)"')
 # Archives, each with the files it holds and where their text comes from.
 CLIPS_DIR = Path("/work/data/eval")
 SRT_TGZ = "speech-recognition-testing-1.0.0.tgz"  # npm: two long self-recordings, transcription.txt
@@ -283,7 +283,7 @@ def missing_sdist(set_name: str, sdist: Path, fetch: str) -> bool:
 def tar_reader(tar: tarfile.TarFile, folder: str) -> tuple[str, Callable[[str], bytes]]:
     """(the folder's path in a source archive of one top folder, a reader of its files by their
     path below it; folder "": the top folder itself)."""
-    root = f"{tar.getnames()[0].split('/')[0]}/{folder}/".replace("//", "/")
+    root = "/".join(filter(None, (tar.getnames()[0].split("/")[0], folder))) + "/"
     return root, lambda name: tar.extractfile(root + name).read()
 
 
@@ -408,8 +408,8 @@ def klettres_clips(listings: tuple[Path, ...] = KLETTRES_SOUNDS) -> list[Utteran
             normalize(word),
         )
         for xml in listings
-        for word, file in KLETTRES_WORD.findall(xml.read_text())
-        if word not in KLETTRES_SOUNDS_NOT_WORDS
+        for word, file in SOUND_NAME.findall(xml.read_text())
+        if "/syllab/" in file and word not in KLETTRES_SOUNDS_NOT_WORDS  # words, not the alphabet
     ]
 
 
