@@ -103,6 +103,15 @@ class Recording:
         data = b"".join(c for _, c in chunks)
         return np.frombuffer(data[: len(data) // 4 * 4], np.float32).copy(), t0
 
+    def between(self, t_from: int, t_until: int | None = None) -> np.ndarray:
+        """Audio played from perf_counter_ns `t_from` to `t_until` (to the end when None), placed on
+        the recording's own clock (`timed`), not on arrival: a sound server stalled for a moment hands
+        the recorder what it played meanwhile late and all at once, which `since` would misplace."""
+        audio, t0 = self.timed(t_from - 1_000_000_000)
+        start = max(0, (t_from - t0) * RECORD_RATE // 1_000_000_000)
+        end = None if t_until is None else max(start, (t_until - t0) * RECORD_RATE // 1_000_000_000)
+        return audio[start:end]
+
     def clear(self) -> None:
         with self._lock:
             self._chunks.clear()

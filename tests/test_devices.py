@@ -112,7 +112,7 @@ def test_cancel_stops_the_sound_within_about_a_block(pulse, piper_tts):
     time.sleep(0.3)
     player.close()
     assert (returned - cancelled_at[0]) / 1e6 < 40  # play() noticed within two blocks
-    after = pulse.speaker.since(cancelled_at[0] + 80_000_000)  # a block + recording latency later
+    after = pulse.speaker.between(cancelled_at[0] + 80_000_000)  # a block + recording latency later
     assert len(after) > RECORD_RATE // 10 and rms(after) < SILENT_RMS
     played_s = player.last.played / piper_tts.sample_rate
     assert abs(played_s - (cancelled_at[0] - player.first_sample_ns) / 1e9) < 0.1

@@ -431,7 +431,7 @@ def test_ctrl_c_mid_answer_keeps_the_turn_clipped(pulse, espeak_wav, tmp_path):
     finally:
         app.kill()
     assert code in (0, 130) and "Traceback" not in app.stderr(), app.stderr()
-    assert _rms(pulse.speaker.since(stopped + 100_000_000)) < 0.003  # the voice stopped with it
+    assert _rms(pulse.speaker.between(stopped + 100_000_000)) < 0.003  # the voice stopped with it
     user, reply = app.stored()
     assert user.role == "user" and user.text
     assert reply.role == "assistant" and reply.interrupted  # stored, clipped to what was played

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
+import threading
 import time
 
 import numpy as np
@@ -105,7 +108,10 @@ def test_spoken_turn_reaches_the_speaker(tmp_path, pulse):
     assert turn.played_clauses and " ".join(turn.played_clauses).strip()
 
 
-def test_interrupt_stops_sound_and_stores_the_clipped_reply(tmp_path, pulse):
+@pytest.mark.parametrize("server_stalls", [False, True])
+def test_interrupt_stops_sound_and_stores_the_clipped_reply(tmp_path, pulse, server_stalls):
+    """With `server_stalls`, the sound server is stopped for 400 ms at the cut, as a starved CI machine
+    did (its recorder then got the last sound late, stamped past the cut): the flush still holds."""
     cfg = _config(tmp_path, max_answer_tokens=160)
 
     async def body(pipe):
@@ -114,6 +120,9 @@ def test_interrupt_stops_sound_and_stores_the_clipped_reply(tmp_path, pulse):
             await asyncio.sleep(0.02)
         await asyncio.sleep(0.8)
         cut = time.perf_counter_ns()
+        if server_stalls:
+            os.kill(pulse.pid, signal.SIGSTOP)
+            threading.Timer(0.4, os.kill, (pulse.pid, signal.SIGCONT)).start()
         await pipe.interrupt()
         await asyncio.sleep(0.7)  # a quiet moment to check that the sound stopped
         return turn, cut, await pipe.ask("Thanks. What is two plus two?")
@@ -121,7 +130,7 @@ def test_interrupt_stops_sound_and_stores_the_clipped_reply(tmp_path, pulse):
     turn, cut, after = asyncio.run(_session(cfg, body))
     silent_from = cut + 150_000_000  # one block plus the null sink's and recorder's buffering
     silent_until = min(silent_from + 500_000_000, after.marks["turn_start"])  # before the next answer
-    tail = pulse.speaker.since(silent_from)[: (silent_until - silent_from) * 16_000 // 1_000_000_000]
+    tail = pulse.speaker.between(silent_from, silent_until)
     assert turn.interrupted and len(tail) >= 4_000 and np.sqrt(np.mean(tail**2)) < 0.003
     stored = _stored(cfg)
     reply = stored[1]
@@ -273,9 +282,9 @@ def test_a_turn_started_ahead_is_heard_and_remembered_only_once_confirmed(tmp_pa
         return dropped, turn, held, start, confirmed
 
     dropped, turn, held, start, confirmed = asyncio.run(_session(cfg, body))
-    before = pulse.speaker.since(start)[: (confirmed - start) * 16_000 // 1_000_000_000]
+    before = pulse.speaker.between(start, confirmed)
     assert len(before) > 8_000 and np.sqrt(np.mean(before**2)) < 0.003, "played before the endpoint"
-    assert np.sqrt(np.mean(pulse.speaker.since(confirmed) ** 2)) > 0.01, "not played after it"
+    assert np.sqrt(np.mean(pulse.speaker.between(confirmed) ** 2)) > 0.01, "not played after it"
     assert held == {"shown": [], "stored": [], "log": False}
     assert dropped.interrupted and "playback_start" not in dropped.marks
     assert turn.marks["turn_start"] < turn.marks["tts_first_audio"] < confirmed < turn.marks["playback_start"]
