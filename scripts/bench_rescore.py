@@ -1,6 +1,6 @@
 """What the LLM's rescoring of finals (`[asr] rescore_weight`) costs per final, on real recordings.
 
-    python scripts/bench_rescore.py                       # real wideband sets, 1 and 2 threads
+    python scripts/bench_rescore.py                       # eval_asr's real wideband pool, 1 and 2 threads
     python scripts/bench_rescore.py --sets dev --threads 1 --data /work/data/asr
 
 Each utterance's final log-probs come from the shipped two-pass final (the whole utterance at full
@@ -46,7 +46,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--sets", default="alsa,wz2100,sphinx", help="of alsa, wz2100, sphinx, asterisk, dev")
+    parser.add_argument(
+        "--sets",
+        default=",".join(eval_asr.POOLS["real wideband"]),
+        help="comma-separated sets of eval_asr.py (default: its real wideband pool)",
+    )
     parser.add_argument(
         "--data", type=Path, default=Path("/work/data/asr"), help="make_dataset.py output (dev)"
     )

