@@ -759,7 +759,7 @@ def annotate_snr(out: Path) -> None:
 
 
 # What the audio depends on beyond the seed. Regenerated with other versions, the same sentences and
-# voices give other samples (test_synth moved by 4 of 5,829 word errors between two machines).
+# voices give other samples (the shipped checkpoint made 4 more word errors on the old machine's test_synth).
 DEBIAN_PACKAGES = (
     "espeak-ng", "flite", "festival", "festvox-kallpc16k", "festvox-kdlpc16k", "festvox-us-slt-hts",
     "libsndfile1",
