@@ -17,8 +17,10 @@ step, epoch) is written every few minutes; `best.pt` holds the lowest dev WER so
 `--snapshot-every N`, `snapshots/step_XXXXXX.pt` keeps an inference checkpoint every N steps, for
 `--average` (the mean of several checkpoints' weights, e.g. the last few snapshots, or the starting
 checkpoint and a fine-tune: weight-space averaging is known to hold up better on data unlike the
-training data than either end). The training manifest is re-read at every epoch start, so shards
-still being synthesized join the next epoch.
+training data than either end). `--init X --ff_mult 8` fine-tunes a wider network that starts out
+computing exactly what X does (`widen_feed_forward`; its start is kept as `snapshots/step_000000.pt`).
+The training manifest is re-read at every epoch start, so shards still being synthesized join the
+next epoch.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import re
 import signal
 import sys
 import time
-from dataclasses import asdict, fields
+from dataclasses import asdict, fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -484,6 +486,31 @@ def freeze_except(model: torch.nn.Module, prefixes: list[str]) -> list[torch.nn.
     return [m for n, m in model.named_modules() if not inside(n) and not holds_trainable(n)]
 
 
+def widen_feed_forward(model: ConformerCTC, ff_mult: int, seed: int) -> ConformerCTC:
+    """The same network with every feed-forward module ff_mult · d_model hidden units wide. The new
+    units get a fresh network's initial weights on the way in (drawn under `seed`) and zeros on the
+    way out, so the wider network computes exactly what `model` does until training moves them."""
+    if ff_mult < model.cfg.ff_mult:
+        raise ValueError(f"--ff_mult {ff_mult} would narrow the network (it has {model.cfg.ff_mult})")
+    with torch.random.fork_rng():
+        torch.manual_seed(seed)
+        wide = ConformerCTC(replace(model.cfg, ff_mult=ff_mult))
+    state = wide.state_dict()
+    for name, value in model.state_dict().items():
+        target = state[name]
+        if target.shape == value.shape:
+            target.copy_(value)
+        elif name.endswith("net.1.weight") or name.endswith("net.1.bias"):  # in: (hidden, d_model), (hidden,)
+            target[: value.shape[0]].copy_(value)
+        elif name.endswith("net.4.weight"):  # out: (d_model, hidden); the new units' columns stay silent
+            target.zero_()
+            target[:, : value.shape[1]].copy_(value)
+        else:
+            raise ValueError(f"cannot widen {name}: {tuple(value.shape)} -> {tuple(target.shape)}")
+    wide.load_state_dict(state)
+    return wide.train(model.training)
+
+
 def model_config(args: argparse.Namespace) -> ConformerConfig:
     names = {f.name for f in fields(ConformerConfig)}
     overrides = {k: v for k, v in vars(args).items() if k in names and v is not None}
@@ -529,6 +556,14 @@ class Trainer:
         else:
             if args.init:  # an exported checkpoint's weights and CMVN; a fresh optimizer and schedule
                 self.model = load_checkpoint(args.init).train()
+                if args.ff_mult and args.ff_mult != self.model.cfg.ff_mult:
+                    try:
+                        self.model = widen_feed_forward(self.model, args.ff_mult, args.seed)
+                    except ValueError as e:
+                        sys.exit(f"train_asr.py: {e}")
+                    # The widened start is a network no file holds yet: keep it, to average with.
+                    start = self.out / "snapshots" / "step_000000.pt"
+                    save_checkpoint(self.model, start, step=0, init=str(args.init))
                 # Its CTC prior is the parent network's: a candidate gets its own (tune_lm.py
                 # --write-prior) rather than one that fits a network it no longer is.
                 self.model.log_prior.zero_()
@@ -879,10 +914,18 @@ def parse_args() -> argparse.Namespace:
         default=20.0,
         help="lowest rough SNR (dB, manifest 'snr') during the curriculum",
     )
-    for f in fields(ConformerConfig):  # --d_model 144 --n_layers 8 ... (new runs only)
+    for f in fields(ConformerConfig):  # --d_model 144 --n_layers 8 ... (new runs; with --init see below)
         if f.type in ("int", "float", int, float):
             p.add_argument(f"--{f.name}", type=int if f.type in ("int", int) else float, default=None)
     args = p.parse_args()
+    if args.init:  # the checkpoint's architecture; only a wider feed-forward keeps what it computes
+        fixed = [
+            f.name
+            for f in fields(ConformerConfig)
+            if f.name != "ff_mult" and getattr(args, f.name) is not None
+        ]
+        if fixed:
+            p.error(f"--init keeps the checkpoint's architecture: drop --{fixed[0]} (--ff_mult can widen it)")
     if args.device_features and args.vtlp:
         p.error("--vtlp warps CPU features; it cannot be combined with --device-features")
     if args.average and not args.export:

@@ -329,3 +329,45 @@ def test_distill_from_holds_a_step_to_the_teacher(tmp_path, monkeypatch):
             teacher, _ = trainer.teacher(feats, lens, None, -1)
             distance[weight] = float(train_asr.distillation_loss(student, teacher, out_lens))
     assert distance[50.0] < distance[0.0]
+
+
+def test_init_with_a_wider_feed_forward_computes_what_the_checkpoint_does_and_then_learns(
+    tmp_path, monkeypatch
+):
+    """`--init X --ff_mult 8`: a network with twice the feed-forward units whose outputs equal X's
+    (the new units are silent), kept as snapshot 0 to average with, and whose new units move in a step."""
+    if not CHECKPOINT.is_file():
+        pytest.skip(f"no recognizer checkpoint at {CHECKPOINT}")
+    rows = speech_rows(tmp_path, (1.2, 0.9))
+    argv = ["train_asr.py", "--data", str(tmp_path / "data"), "--out", str(tmp_path / "run")]
+    argv += ["--init", str(CHECKPOINT), "--ff_mult", "8", "--warmup", "1", "--precision", "fp32"]
+    monkeypatch.setattr(sys, "argv", argv)
+    trainer = train_asr.Trainer(train_asr.parse_args())
+    trainer.build()
+    shipped = load_checkpoint(CHECKPOINT)
+    start = load_checkpoint(tmp_path / "run" / "snapshots" / "step_000000.pt")
+    assert start.cfg.ff_mult == 8 and trainer.model.cfg.ff_mult == 8
+    assert start.num_parameters() > 1.6 * shipped.num_parameters()
+    batch = train_asr.collate([train_asr.SpeechDataset(rows)[i] for i in range(2)])
+    with torch.no_grad():
+        want, _ = shipped(batch["feats"], batch["feat_lens"], None, -1)
+        got, _ = start(batch["feats"], batch["feat_lens"], None, -1)
+    assert torch.allclose(got, want, atol=1e-5)
+    out = "blocks.0.ff1.net.4.weight"  # (d_model, hidden): the new units' columns start at zero
+    assert not trainer.model.state_dict()[out][:, 576:].any()
+    trainer.step(batch, random.Random(0), torch.Generator().manual_seed(0))
+    assert trainer.model.state_dict()[out][:, 576:].abs().sum() > 0
+
+
+def test_init_refuses_to_narrow_or_reshape_the_checkpoint(tmp_path, monkeypatch):
+    if not CHECKPOINT.is_file():
+        pytest.skip(f"no recognizer checkpoint at {CHECKPOINT}")
+    argv = ["train_asr.py", "--data", str(tmp_path / "data"), "--out", str(tmp_path / "run")]
+    monkeypatch.setattr(sys, "argv", argv + ["--init", str(CHECKPOINT), "--ff_mult", "2"])
+    with pytest.raises(SystemExit) as exit_info:
+        train_asr.main()
+    assert exit_info.value.code == "train_asr.py: --ff_mult 2 would narrow the network (it has 4)"
+    monkeypatch.setattr(sys, "argv", argv + ["--init", str(CHECKPOINT), "--n_layers", "10"])
+    with pytest.raises(SystemExit) as exit_info:
+        train_asr.parse_args()
+    assert exit_info.value.code == 2
