@@ -149,6 +149,7 @@ def test_average_without_export_is_refused_rather_than_training(monkeypatch, cap
     with pytest.raises(SystemExit) as exit_info:
         train_asr.parse_args()
     assert exit_info.value.code == 2
+    assert "--init keeps the checkpoint's architecture: drop --n_layers" in capsys.readouterr().err
     assert "--average writes a checkpoint: give it --export OUT" in capsys.readouterr().err
 
 
@@ -252,6 +253,7 @@ def test_a_full_context_share_outside_0_to_1_is_refused(share, monkeypatch, caps
     with pytest.raises(SystemExit) as exit_info:
         train_asr.parse_args()
     assert exit_info.value.code == 2
+    assert "--init keeps the checkpoint's architecture: drop --n_layers" in capsys.readouterr().err
     assert (
         f"--full-context-share is a share of batches, 0 to 1, not {float(share)}" in capsys.readouterr().err
     )
@@ -359,7 +361,7 @@ def test_init_with_a_wider_feed_forward_computes_what_the_checkpoint_does_and_th
     assert trainer.model.state_dict()[out][:, 576:].abs().sum() > 0
 
 
-def test_init_refuses_to_narrow_or_reshape_the_checkpoint(tmp_path, monkeypatch):
+def test_init_refuses_to_narrow_or_reshape_the_checkpoint(tmp_path, monkeypatch, capsys):
     if not CHECKPOINT.is_file():
         pytest.skip(f"no recognizer checkpoint at {CHECKPOINT}")
     argv = ["train_asr.py", "--data", str(tmp_path / "data"), "--out", str(tmp_path / "run")]
@@ -371,3 +373,4 @@ def test_init_refuses_to_narrow_or_reshape_the_checkpoint(tmp_path, monkeypatch)
     with pytest.raises(SystemExit) as exit_info:
         train_asr.parse_args()
     assert exit_info.value.code == 2
+    assert "--init keeps the checkpoint's architecture: drop --n_layers" in capsys.readouterr().err
