@@ -500,7 +500,7 @@ def widen_feed_forward(model: ConformerCTC, ff_mult: int, seed: int) -> Conforme
         target = state[name]
         if target.shape == value.shape:
             target.copy_(value)
-        elif name.endswith("net.1.weight") or name.endswith("net.1.bias"):  # in: (hidden, d_model), (hidden,)
+        elif name.endswith(("net.1.weight", "net.1.bias")):  # in: (hidden, d_model), (hidden,)
             target[: value.shape[0]].copy_(value)
         elif name.endswith("net.4.weight"):  # out: (d_model, hidden); the new units' columns stay silent
             target.zero_()
@@ -554,6 +554,7 @@ class Trainer:
             self.opt.load_state_dict(ckpt["optimizer"])
             self.log("resumed", step=self.state["step"], epoch=self.state["epoch"])
         else:
+            widened = False
             if args.init:  # an exported checkpoint's weights and CMVN; a fresh optimizer and schedule
                 self.model = load_checkpoint(args.init).train()
                 if args.ff_mult and args.ff_mult != self.model.cfg.ff_mult:
@@ -561,9 +562,7 @@ class Trainer:
                         self.model = widen_feed_forward(self.model, args.ff_mult, args.seed)
                     except ValueError as e:
                         sys.exit(f"train_asr.py: {e}")
-                    # The widened start is a network no file holds yet: keep it, to average with.
-                    start = self.out / "snapshots" / "step_000000.pt"
-                    save_checkpoint(self.model, start, step=0, init=str(args.init))
+                    widened = True
                 # Its CTC prior is the parent network's: a candidate gets its own (tune_lm.py
                 # --write-prior) rather than one that fits a network it no longer is.
                 self.model.log_prior.zero_()
@@ -591,6 +590,8 @@ class Trainer:
                 device=str(self.device),
                 bf16=self.bf16,
             )
+            if widened:  # the widened start is a network no file holds yet: keep it, to average with
+                self.snapshot()
 
     def place_and_optimize(self) -> None:
         """Move the model (and a --distill-from teacher) to the device, freeze what --train-only
