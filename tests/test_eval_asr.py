@@ -392,3 +392,61 @@ def test_asterisk_sets_pair_each_prompt_with_its_transcript_line_8_khz_and_g722(
     assert np.argmax(np.abs(np.fft.rfft(narrow_wave))) == 220  # 440 Hz in 0.5 s: the .wav
     assert np.argmax(np.abs(np.fft.rfft(wide_wave))) == 440  # 880 Hz: the .g722
     assert eval_asr.asterisk_set(wideband=True, folder=tmp_path, transcript=tmp_path / "none.gz") == []
+
+
+def drascula_block(lines: list[str]) -> bytes:
+    """One language's block of a drascula.dat table as ScummVM's loadTexts reads it: line 0 (empty)
+    at the start, line i at the offset where line i-1 starts plus the length stored 2 bytes before it."""
+    assert lines[0] == ""
+    block = bytearray(b"\0\0" + (4).to_bytes(2, "big") + b"\0\0")  # line 0; line 1 starts at 4 + 4
+    for text in lines[1:]:
+        entry = text.encode("latin-1") + b"\0"
+        block += (len(entry) + 2).to_bytes(2, "big") + entry  # its length, then the line
+    return bytes(block + b"\0\0")
+
+
+def write_drascula(folder: Path, tables: dict[str, list[str]], files: dict[str, float]) -> None:
+    """drascula.dat with an English and a second language for each of `tables` (in DRASCULA_TABLES
+    order), after some room data, and an .ALS file of `seconds` of 8-bit tone per name of `files`."""
+    folder.mkdir()
+    dat = bytearray(b"DRASCULA" + bytes(range(40)) + (2).to_bytes(2, "big"))  # ... room data, 2 languages
+    for name in eval_asr.DRASCULA_TABLES:
+        lines = tables.get(name, [""])
+        dat += len(lines).to_bytes(2, "big")
+        for block in (drascula_block(lines), drascula_block([""] + ["OTRA"] * (len(lines) - 1))):
+            dat += len(block).to_bytes(2, "big") + block
+    (folder / "drascula.dat").write_bytes(bytes(dat))
+    for name, seconds in files.items():
+        t = np.arange(int(seconds * eval_asr.DRASCULA_RATE))
+        (folder / name).write_bytes((128 + 60 * np.sin(t / 3)).astype(np.uint8).tobytes())
+
+
+def test_drascula_set_pairs_each_voice_file_with_its_characters_line_and_leaves_out_the_unscorable(tmp_path):
+    first = "THAT'S THE SECOND BIGGEST DOOR I'VE SEEN IN MY LIFE"
+    tables = {
+        "text": [
+            "",
+            first,
+            "NOT REALLY",
+            "NOOO",
+            "IT COSTS 1.00",
+            "HA, HA, HA",
+            "I AM SAYING FAR TOO MUCH HERE",
+        ],
+        "textvb": ["", "HELLO, MY NAME IS VON BRAUN"],
+    }
+    files = {"1.ALS": 3.0, "2.ALS": 1.0, "3.ALS": 1.0, "4.ALS": 2.0, "5.ALS": 1.0, "6.ALS": 1.0}
+    files |= {"VB1.ALS": 2.0, "S1.ALS": 1.0, "9.ALS": 1.0}  # a sound effect; a line the table lacks
+    write_drascula(tmp_path / "en", tables, files)
+    utts = eval_asr.drascula_set(tmp_path / "en")
+    assert [(uid, ref) for uid, _, ref in utts] == [
+        ("drascula/1", "that's the second biggest door i've seen in my life"),
+        ("drascula/2", "not really"),
+        ("drascula/vb1", "hello my name is von braun"),  # 3 and 4: drawn out, a price; 5: laughter;
+    ]  # 6: seven words in a second (another line's subtitle); S1 and 9: no line
+    assert len(utts[0][1]) == 3 * 16000 and abs(utts[0][1]).max() == pytest.approx(60 / 128, abs=0.01)
+
+
+def test_drascula_set_without_the_package_says_how_to_install_it(tmp_path, capsys):
+    assert eval_asr.drascula_set(tmp_path / "missing") == []
+    assert "apt-get install drascula" in capsys.readouterr().err
