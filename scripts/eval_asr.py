@@ -830,7 +830,9 @@ def main() -> None:
     p.add_argument(
         "--data", type=Path, default=Path("/work/data/asr"), help="make_dataset.py output (test_synth)"
     )
-    p.add_argument("--sets", default="test_synth,alsa,wz2100,sphinx,clips,asterisk,asterisk_wb,mfa,demos")
+    p.add_argument(
+        "--sets", default="test_synth,alsa,wz2100,sphinx,clips,asterisk,asterisk_wb,mfa,demos,drascula"
+    )
     p.add_argument(
         "--sphinx-sdist", type=Path, default=SPHINX_SDIST, help="pocketsphinx's source archive (sphinx)"
     )
