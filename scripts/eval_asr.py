@@ -305,9 +305,11 @@ def asterisk_set(
 
 
 def drascula_lines(dat: bytes, tables: tuple[str, ...] = DRASCULA_TABLES) -> dict[str, list[str]]:
-    """The English lines of drascula.dat's text tables, ScummVM's `loadTexts` layout: per table a
-    big-endian count, then per language a block length and a block whose line i starts 2 bytes
-    after line i-1's end plus its stored length (line 0 at the block's start, line 1 at byte 8)."""
+    """The English lines of drascula.dat's text tables, in ScummVM's `loadTexts` layout: per table
+    a big-endian count of lines, then per language a block's length and the block. In a block each
+    line but the first starts where the one before it does plus the big-endian length stored in
+    the 2 bytes before that one; line 0 is read from byte 0 but stepped from byte 4 (ScummVM's
+    DATAALIGNMENT), so line 1 starts at byte 8."""
     first = dat.find(DRASCULA_FIRST_LINE)
     if first < 0:
         raise ValueError("drascula.dat: the first English line is not where this reader expects it")
