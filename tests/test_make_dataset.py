@@ -56,6 +56,34 @@ def test_kokoro_voices_are_opt_in_and_held_out_whole():
     assert not any(v.startswith("kokoro:a") and "b" == v.split("+")[-1][0] for v in train + test)
 
 
+def test_pico_voices_are_opt_in_and_all_train():
+    assert "pico" not in md.split_voices(False)
+    assert md.split_voices(False, ("pico",)) == {"pico": ["pico:en-US", "pico:en-GB"]}
+    assert md.split_voices(True, ("pico",)) == {}  # so --engines pico makes no test split
+
+
+def test_pico_shard_speaks_its_label_at_the_asked_speed(tmp_path):
+    """A Pico utterance through a real shard: the shipped recognizer hears its words (so the engine
+    said what the label says), and a slower rate gives longer audio."""
+    pytest.importorskip("py_nanotts")
+    from assistant.asr.model import load_checkpoint  # noqa: PLC0415
+    from assistant.asr.recognizer import transcribe  # noqa: PLC0415
+
+    np.savez(tmp_path / "rirs.npz", *md.make_rir_bank(2, seed=0))
+    label = "set a timer for twenty five minutes"
+    item = md.Item("p_0", "pico:en-GB", label, label, 1.0, 0.5)
+    wave = md.synth_one(item, str(tmp_path), np.random.default_rng(0), tmp_path)
+    slow = md.synth_one(md.Item("p_1", "pico:en-GB", label, label, 1.3, 0.5), str(tmp_path), None, tmp_path)
+    assert wave is not None and 1.0 < len(wave) / md.SAMPLE_RATE < 5.0 and len(slow) > 1.15 * len(wave)
+    import jiwer  # noqa: PLC0415
+
+    model = load_checkpoint(Path(__file__).resolve().parents[1] / "models" / "asr" / "conformer_ctc.pt")
+    assert jiwer.cer(label, transcribe(model, wave)) <= 0.35
+    assert md.make_shard((tmp_path, "train", 3, [item], 0, "pico_")) == 1
+    row = json.loads((tmp_path / "train" / "shard_pico_00003.jsonl").read_text())
+    assert row["voice"] == "pico:en-GB" and row["text"] == label
+
+
 def test_default_engines_plan_the_same_shards_as_before_kokoro():
     """Adding an opt-in engine must not change what the default command synthesizes: a re-run
     completes an existing dataset instead of mixing two plans."""
