@@ -202,8 +202,7 @@ PRAATIO_WORD_TIERS = {
 # and the sound effects' "s" files have no line.
 DRASCULA_DIR = Path("/usr/share/scummvm/drascula/en")
 DRASCULA_RATE = 11025
-DRASCULA_TABLES = ("text", "textd", "textb", "textbj", "texte", "texti", "textl", "textp", "textt", "textvb")
-DRASCULA_PREFIX = {
+DRASCULA_PREFIX = {  # in the order drascula.dat holds the tables
     "": "text",
     "d": "textd",
     "b": "textb",
@@ -215,6 +214,7 @@ DRASCULA_PREFIX = {
     "t": "textt",
     "vb": "textvb",
 }
+DRASCULA_TABLES = tuple(DRASCULA_PREFIX.values())
 # The tables follow room data whose layout depends on the engine version: they are found from the
 # English line of "1.als", the first one after an empty line 0 (the 1.0+ds4-2 package's file).
 DRASCULA_FIRST_LINE = b"THAT'S THE SECOND BIGGEST DOOR"
