@@ -87,7 +87,7 @@ class AsrConfig(Section):
     threads: int = Field(1, ge=1, le=64)
     language_model: bool = True
     lm: OptionalFile
-    lm_weight: float = Field(1.8, ge=0, le=10)
+    lm_weight: float = Field(2.2, ge=0, le=10)
     word_score: float = Field(0.0, ge=-10, le=10)
     prior_weight: float = Field(0.6, ge=0, le=2)
     full_context_final: bool = True

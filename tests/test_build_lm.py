@@ -56,3 +56,70 @@ def test_wordnet_words_are_spelt_in_the_recognizers_letters(tmp_path):
         (tmp_path / f"index.{pos}").write_text("a.m. r 1 ...\n" if pos == "adv" else "")
         (tmp_path / f"{pos}.exc").write_text("")
     assert build_lm.wordnet_words(tmp_path) == ["derrick", "geese", "goose"]
+
+
+def write_bigram_arpa(path, unigrams: dict[str, float], bigrams: dict[tuple[str, str], float]) -> None:
+    """A normalized bigram back-off model: probabilities (not logs) in, each history's back-off
+    weight chosen so that it sums to one."""
+    log = lambda p: math.log10(p) if p > 0 else -99.0  # noqa: E731
+    backoff = {}
+    for (h, _), _p in bigrams.items():
+        seen = [w for (g, w) in bigrams if g == h]
+        backoff[h] = (1 - sum(bigrams[h, w] for w in seen)) / (1 - sum(unigrams[w] for w in seen))
+    lines = ["\\data\\", f"ngram 1={len(unigrams)}", f"ngram 2={len(bigrams)}", "", "\\1-grams:"]
+    lines += [f"{log(p):.6f}\t{w}\t{log(backoff.get(w, 1.0)):.6f}" for w, p in unigrams.items()]
+    lines += ["", "\\2-grams:"] + [f"{log(p):.6f}\t{h} {w}" for (h, w), p in bigrams.items()]
+    path.write_text("\n".join([*lines, "", "\\end\\", ""]))
+
+
+OURS_UNIGRAMS = {"<s>": 0.0, "</s>": 0.3, "set": 0.4, "timer": 0.3}
+OURS_BIGRAMS = {("<s>", "set"): 0.9, ("set", "timer"): 0.8, ("timer", "</s>"): 0.7}
+GENERAL_UNIGRAMS = {"<s>": 0.0, "</s>": 0.2, "set": 0.2, "the": 0.4, "table": 0.2}
+GENERAL_BIGRAMS = {("<s>", "set"): 0.3, ("set", "the"): 0.6, ("the", "table"): 0.5, ("table", "</s>"): 0.6}
+
+
+def conditional(model, history: list[str], word: str) -> float:
+    """P(word | history) of a kenlm model, as a probability."""
+    import kenlm  # noqa: PLC0415
+
+    state, after = kenlm.State(), kenlm.State()
+    if history[:1] == ["<s>"]:
+        model.BeginSentenceWrite(state)
+        history = history[1:]
+    else:
+        model.NullContextWrite(state)
+    for w in history:
+        model.BaseScore(state, w, after)
+        state, after = after, kenlm.State()
+    return 10 ** model.BaseScore(state, word, after) if word in model else 0.0
+
+
+def test_the_interpolated_model_is_the_mixture_on_every_ngram_and_sums_to_one(tmp_path):
+    import kenlm  # noqa: PLC0415
+
+    build_lm = load_script("build_lm")
+    ours, general, mixed = tmp_path / "ours.arpa", tmp_path / "general.arpa", tmp_path / "mixed.arpa"
+    write_bigram_arpa(ours, OURS_UNIGRAMS, OURS_BIGRAMS)
+    write_bigram_arpa(general, GENERAL_UNIGRAMS, GENERAL_BIGRAMS)
+    build_lm.interpolate_arpa(ours, general, 0.25, mixed)
+    a, g, m = (kenlm.Model(str(p)) for p in (ours, general, mixed))
+
+    for h, w in {*OURS_BIGRAMS, *GENERAL_BIGRAMS}:  # explicit in either: the exact mixture
+        want = 0.75 * conditional(a, [h], w) + 0.25 * conditional(g, [h], w)
+        assert conditional(m, [h], w) == pytest.approx(want, rel=1e-4), (h, w)
+    vocabulary = ["</s>", "set", "timer", "the", "table"]
+    for h in ["<s>", "set", "timer", "the", "table"]:  # every history, explicit followers or not
+        assert sum(conditional(m, [h], w) for w in vocabulary) == pytest.approx(1.0, abs=1e-4), h
+
+
+def test_the_general_models_words_outside_the_recognizers_letters_are_left_out(tmp_path):
+    import kenlm  # noqa: PLC0415
+
+    build_lm = load_script("build_lm")
+    ours, general, mixed = tmp_path / "ours.arpa", tmp_path / "general.arpa", tmp_path / "mixed.arpa"
+    write_bigram_arpa(ours, OURS_UNIGRAMS, OURS_BIGRAMS)
+    unigrams = {**GENERAL_UNIGRAMS, "table": 0.1, "t.v.": 0.1}
+    write_bigram_arpa(general, unigrams, {**GENERAL_BIGRAMS, ("the", "t.v."): 0.3})
+    build_lm.interpolate_arpa(ours, general, 0.25, mixed)
+    assert "t.v." not in kenlm.Model(str(mixed)) and "the" in kenlm.Model(str(mixed))
+    assert [w for (w,) in build_lm.arpa_ngrams(mixed)[0]] == ["</s>", "<s>", "set", "table", "the", "timer"]

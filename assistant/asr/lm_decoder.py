@@ -44,7 +44,7 @@ class DecoderWeights:
     """How the beam search trades the acoustics against the language model (tuned on the dev set by
     `scripts/tune_lm.py`; never on test sets)."""
 
-    lm_weight: float = 1.8  # × the LM score of each word
+    lm_weight: float = 2.2  # × the LM score of each word
     word_score: float = 0.0  # added per word: > 0 counters the LM's bias towards fewer words
     # Hypotheses kept per frame. On dev's full-context finals 128 had 3% fewer word errors than 64
     # for ~5 ms more a final; 256 only 1% fewer again, for twice 128's time (MODEL_CARD.md).
