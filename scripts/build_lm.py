@@ -58,6 +58,11 @@ WORDNET = Path("/usr/share/wordnet")
 SENTENCE_MARKS = {"<s>", "</s>", "<unk>"}
 
 
+def spelt(word: str) -> bool:
+    """Whether the recognizer can spell `word`."""
+    return bool(word) and set(word) <= LETTERS
+
+
 def pocketsphinx_lm() -> Path:
     """The generic US-English LM inside the pocketsphinx wheel (a dev dependency)."""
     spec = importlib.util.find_spec("pocketsphinx")
@@ -86,7 +91,7 @@ def wordnet_words(root: Path = WORDNET) -> list[str]:
                 words.add(line.split(" ", 1)[0])
         for line in (root / f"{pos}.exc").read_text(errors="replace").splitlines():
             words.update(line.split())  # "went go": both are words
-    return sorted(w for w in words if w and all(c in LETTERS for c in w))
+    return sorted(filter(spelt, words))
 
 
 def add_unigrams(arpa: Path, words: list[str], mass: float) -> int:
@@ -154,8 +159,9 @@ class Conditional:
         self._states.clear()
 
 
-def interpolate_arpa(ours: Path, general: Path, share: float, out: Path) -> None:
-    """Write `out`, one ARPA back-off model of P = (1 - share)·ours + share·general.
+def interpolate_arpa(ours: Path, general: Path, share: float, out: Path) -> list[str]:
+    """Write `out`, one ARPA back-off model of P = (1 - share)·ours + share·general; return its
+    words (the sentence marks left out), sorted.
 
     Every n-gram of either model is kept, with the mixture's probability (each model backing off
     as it would). A history's back-off weight then takes what its explicit n-grams leave,
@@ -171,7 +177,7 @@ def interpolate_arpa(ours: Path, general: Path, share: float, out: Path) -> None
         union: set[tuple[str, ...]] = set()
         for g in grams:
             if k < len(g):
-                union.update(n for n in g[k] if all(w in SENTENCE_MARKS or set(w) <= LETTERS for w in n))
+                union.update(n for n in g[k] if all(w in SENTENCE_MARKS or spelt(w) for w in n))
         table = {}
         for ngram in sorted(union):
             history, word = ngram[:-1], ngram[-1]
@@ -215,6 +221,7 @@ def interpolate_arpa(ours: Path, general: Path, share: float, out: Path) -> None
                 f.write(f"{table[ngram]:.6f}\t{' '.join(ngram)}{tail}")
             f.write("\n")
         f.write("\\end\\\n")
+    return sorted(w for (w,) in probs[0] if w not in SENTENCE_MARKS)
 
 
 def main() -> None:
@@ -255,9 +262,8 @@ def main() -> None:
         if args.general:
             general, mixed = Path(tmp) / "general.arpa", Path(tmp) / "mixed.arpa"
             write_arpa(*read_trie(args.general_lm or pocketsphinx_lm()), general)
-            interpolate_arpa(arpa, general, args.general_share, mixed)
+            words = interpolate_arpa(arpa, general, args.general_share, mixed)
             arpa = mixed
-            words = sorted(w for (w,) in arpa_ngrams(arpa)[0] if w not in SENTENCE_MARKS)
             print(f"CMU's generic LM mixed in at {args.general_share}: {len(words)} words")
         # trie + 8-bit quantized probabilities, loaded by mmap: 5 MB alone, 29 MB with --general.
         subprocess.run(

@@ -120,6 +120,6 @@ def test_the_general_models_words_outside_the_recognizers_letters_are_left_out(t
     write_bigram_arpa(ours, OURS_UNIGRAMS, OURS_BIGRAMS)
     unigrams = {**GENERAL_UNIGRAMS, "table": 0.1, "t.v.": 0.1}
     write_bigram_arpa(general, unigrams, {**GENERAL_BIGRAMS, ("the", "t.v."): 0.3})
-    build_lm.interpolate_arpa(ours, general, 0.25, mixed)
+    assert build_lm.interpolate_arpa(ours, general, 0.25, mixed) == ["set", "table", "the", "timer"]
     assert "t.v." not in kenlm.Model(str(mixed)) and "the" in kenlm.Model(str(mixed))
     assert [w for (w,) in build_lm.arpa_ngrams(mixed)[0]] == ["</s>", "<s>", "set", "table", "the", "timer"]
