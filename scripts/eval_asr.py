@@ -68,6 +68,9 @@ search (`--lm`), and through the recognizer as `assistant run` uses it: streamin
 from a full-context pass over the whole utterance and its flush, with the LM (`full_context_final`);
 the real-speech sets also through pocketsphinx's bundled en-us model, the peer. References and
 hypotheses both pass through assistant.asr.text.normalize().
+
+`--codec vorbis:0.7` first passes every recording through a lossy codec (make_dataset.py's CODECS),
+e.g. `--sets dev --limit 400 --quick --codec mp3:0.5`: what a codec costs the recognizer.
 """
 
 from __future__ import annotations
@@ -634,6 +637,22 @@ def set_loaders(
     }
 
 
+def through_codec(sets: dict[str, list[Utterance]], spec: str) -> dict[str, list[Utterance]]:
+    """Every recording through a lossy codec first (`--codec vorbis:0.7`: a name of make_dataset's
+    CODECS and libsndfile's compression level), as a stress test: how much does a codec cost?"""
+    import make_dataset  # noqa: PLC0415 (only for this option; it is beside this script)
+
+    name, _, level = spec.partition(":")
+    codec = next((c for c in make_dataset.CODECS if c[0] == name), None)
+    if codec is None or not level:
+        names = ", ".join(c[0] for c in make_dataset.CODECS)
+        raise SystemExit(f"--codec {spec}: give NAME:LEVEL, NAME one of {names}, LEVEL 0-1 (e.g. vorbis:0.7)")
+    return {
+        k: [(i, make_dataset.through_codec(w, codec, float(level)), r) for i, w, r in utts]
+        for k, utts in sets.items()
+    }
+
+
 # ---------------------------------------------------------------------------------------------
 # Systems
 # ---------------------------------------------------------------------------------------------
@@ -879,6 +898,12 @@ def main() -> None:
     p.add_argument(
         "--quick", action="store_true", help="streaming rows only, no peer: to compare checkpoints"
     )
+    p.add_argument(
+        "--codec",
+        metavar="NAME:LEVEL",
+        help="pass every recording through a lossy codec first (e.g. vorbis:0.7, mp3:0.5; CODECS in "
+        "make_dataset.py): what the codec costs",
+    )
     p.add_argument("--examples", type=int, default=5, help="hypotheses kept per set in --json")
     p.add_argument("--json", type=Path, help="write the figures here")
     args = p.parse_args()
@@ -891,6 +916,8 @@ def main() -> None:
         args.data, args.limit, args.sphinx_sdist, args.mfa_sdist, args.demos_dir, args.clips_dir
     )
     sets = {name: loaders[name]() for name in args.sets.split(",")}
+    if args.codec:
+        sets = through_codec(sets, args.codec)
     results = evaluate(model, sets, args)
     results += pooled_real(results)
     print(markdown(results))
@@ -906,6 +933,7 @@ def main() -> None:
                     "lm": str(args.lm) if args.lm else None,
                     "lm_weight": args.lm_weight,
                     "word_score": args.word_score,
+                    "codec": args.codec,
                     "results": results,
                 },
                 indent=1,

@@ -37,12 +37,18 @@ Kokoro voices speaking held-out sentences: an evaluation set of natural-sounding
 
 ``--short`` makes utterances of one to three words, each a run of a training sentence (SHORT_WORDS),
 in shards of their own, e.g. ``--short --train 4000 --dev 0 --test 0`` writes ``train/shard_short_*``.
+
+``--codec 0.5`` passes half the utterances, after the rest of the augmentation, through a lossy
+codec (Ogg Vorbis, MP3 or Opus at a random level, CODECS) as game clips, web audio and voice
+messages are; the manifest row says which ("codec": "mp3 0.61"). Its draws have their own random
+stream, so the other draws of a seed stay as they were.
 """
 
 from __future__ import annotations
 
 import argparse
 import glob
+import io
 import json
 import os
 import random
@@ -117,6 +123,15 @@ DEFAULT_ENGINES = ("espeak", "flite", "festival", "piper")
 SHORT_WORDS = {1: 0.5, 2: 0.3, 3: 0.2}
 # Share of utterances per sentence source (wordnet has the most sentences, but they are short).
 SOURCE_SHARE = {"assistant": 0.35, "bible": 0.25, "fortune": 0.2, "wordnet": 0.2}
+# --codec: lossy codecs a recording may have passed through before it reaches the recognizer (game
+# and web audio, voice messages), each (name, format, subtype, range of libsndfile's compression level).
+# At 16 kHz mono: Vorbis about 75-36 kbit/s, MP3 49-18, Opus 30-8 (0.9-0.99; it ignores the band
+# above 8 kHz anyway). The shipped checkpoint lost 3-19% more dev words through them (MODEL_CARD.md).
+CODECS = (
+    ("vorbis", "OGG", "VORBIS", (0.0, 1.0)),
+    ("mp3", "MP3", "MPEG_LAYER_III", (0.0, 0.99)),  # 1.0 is refused
+    ("opus", "OGG", "OPUS", (0.9, 0.99)),
+)
 
 
 def espeak_variants() -> list[str]:
@@ -662,6 +677,24 @@ def augment(
     return np.clip(x / (np.max(np.abs(x)) + 1e-6) * gain, -1, 1).astype(np.float32)
 
 
+def through_codec(x: np.ndarray, codec: tuple, level: float) -> np.ndarray:
+    """`x` encoded with one of CODECS at `level` and decoded again: same length (libsndfile removes
+    the codec's delay), clipped to [-1, 1]."""
+    _name, fmt, subtype, _range = codec
+    buf = io.BytesIO()
+    sf.write(buf, x, SAMPLE_RATE, format=fmt, subtype=subtype, compression_level=level)
+    buf.seek(0)
+    y, _ = sf.read(buf, dtype="float32")
+    return np.clip(np.pad(y, (0, max(0, len(x) - len(y))))[: len(x)], -1, 1)
+
+
+def lossy_codec(x: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, str]:
+    """`x` through a codec and level drawn from CODECS, and what was used ("vorbis 0.42")."""
+    codec = CODECS[int(rng.integers(len(CODECS)))]
+    level = round(float(rng.uniform(*codec[3])), 2)
+    return through_codec(x, codec, level), f"{codec[0]} {level}"
+
+
 # ---------------------------------------------------------------------------------------------
 # Shards
 # ---------------------------------------------------------------------------------------------
@@ -729,11 +762,13 @@ def shard_name(index: int, tag: str = "") -> str:
 
 
 def make_shard(args: tuple) -> int:
-    out, split, index, items, seed, tag = args
+    out, split, index, items, seed, tag, codec_share = args
     name = shard_name(index, tag)
     shard_dir = out / split / name
     shard_dir.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(zlib.crc32(f"{seed}-{split}-{tag}{index}".encode()))
+    # The codec's draws come from their own stream, so --codec leaves every other draw as it was.
+    codec_rng = np.random.default_rng(zlib.crc32(f"{seed}-{split}-{tag}{index}-codec".encode()))
     rirs = load_rirs(out, seed)
     others: list[np.ndarray] = []
     rows = []
@@ -747,17 +782,18 @@ def make_shard(args: tuple) -> int:
                 continue
             noisy = augment(wave, rng, rirs, others)
             others = (others + [wave])[-12:]
+            coded = codec_rng.random() < codec_share
+            noisy, codec = lossy_codec(noisy, codec_rng) if coded else (noisy, None)
             path = shard_dir / f"{item.key}.flac"
             sf.write(path, noisy, SAMPLE_RATE, subtype="PCM_16")
-            rows.append(
-                {
-                    "audio": str(path),
-                    "text": item.label,
-                    "voice": item.voice,
-                    "duration": round(len(noisy) / SAMPLE_RATE, 3),
-                    "snr": lead_in_snr(noisy),
-                }
-            )
+            row = {
+                "audio": str(path),
+                "text": item.label,
+                "voice": item.voice,
+                "duration": round(len(noisy) / SAMPLE_RATE, 3),
+                "snr": lead_in_snr(noisy),
+            }
+            rows.append(row | ({"codec": codec} if codec else {}))
     tmp_manifest = out / split / f"{name}.jsonl.tmp"
     tmp_manifest.write_text("".join(json.dumps(r) + "\n" for r in rows))
     tmp_manifest.rename(out / split / f"{name}.jsonl")
@@ -861,6 +897,13 @@ def main() -> None:
         action="store_true",
         help="utterances of 1-3 words cut from the sentences, in shards of their own (shard_short_*)",
     )
+    p.add_argument(
+        "--codec",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="share of utterances passed through a lossy codec (CODECS) after the other augmentation",
+    )
     p.add_argument("--annotate-snr", action="store_true", help="only add the rough SNR to existing shards")
     args = p.parse_args()
     from tqdm import tqdm  # noqa: PLC0415
@@ -896,7 +939,7 @@ def main() -> None:
         for index in range(-(-n // SHARD_SIZE)):
             if not (args.out / split / f"{shard_name(index, tag)}.jsonl").exists():
                 items = plan_shard(split, index, sentences, voices, args.seed, tag, args.short)
-                jobs.append((args.out, split, index, items, args.seed, tag))
+                jobs.append((args.out, split, index, items, args.seed, tag, args.codec))
     with Pool(args.jobs) as pool:
         for _ in tqdm(
             pool.imap_unordered(make_shard, jobs),

@@ -450,3 +450,17 @@ def test_drascula_set_pairs_each_voice_file_with_its_characters_line_and_leaves_
 def test_drascula_set_without_the_package_says_how_to_install_it(tmp_path, capsys):
     assert eval_asr.drascula_set(tmp_path / "missing") == []
     assert "apt-get install drascula" in capsys.readouterr().err
+
+
+def test_codec_option_codes_every_recording_and_names_its_choices_when_misspelt():
+    wave = (0.3 * np.sin(2 * np.pi * 300 * np.arange(16000) / 16000)).astype(np.float32)
+    sets = {"a": [("u1", wave, "one"), ("u2", wave[:8000], "two")], "b": [("u3", wave, "three")]}
+    coded = eval_asr.through_codec(sets, "mp3:0.9")
+    assert [[(i, len(w), r) for i, w, r in utts] for utts in coded.values()] == [
+        [("u1", 16000, "one"), ("u2", 8000, "two")],
+        [("u3", 16000, "three")],
+    ]
+    assert not np.array_equal(coded["a"][0][1], wave)
+    for bad in ("flac:0.5", "vorbis"):
+        with pytest.raises(SystemExit, match="vorbis, mp3, opus"):
+            eval_asr.through_codec(sets, bad)

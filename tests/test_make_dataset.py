@@ -79,7 +79,7 @@ def test_pico_shard_speaks_its_label_at_the_asked_speed(tmp_path):
 
     model = load_checkpoint(Path(__file__).resolve().parents[1] / "models" / "asr" / "conformer_ctc.pt")
     assert jiwer.cer(label, transcribe(model, wave)) <= 0.35
-    assert md.make_shard((tmp_path, "train", 3, [item], 0, "pico_")) == 1
+    assert md.make_shard((tmp_path, "train", 3, [item], 0, "pico_", 0.0)) == 1
     row = json.loads((tmp_path / "train" / "shard_pico_00003.jsonl").read_text())
     assert row["voice"] == "pico:en-GB" and row["text"] == label
 
@@ -124,7 +124,7 @@ def test_tiny_shard_is_valid(tmp_path):
         md.Item("t_1", "flite:kal16", "what time is it", "what time is it", 1.1, 0.3),
         md.Item("t_2", "espeak:en-gb", "set a timer", "set a timer", 0.9, 0.7),
     ]
-    assert md.make_shard((tmp_path, "train", 0, items, 0, "")) == 3
+    assert md.make_shard((tmp_path, "train", 0, items, 0, "", 0.0)) == 3
     rows = [json.loads(line) for line in (tmp_path / "train" / "shard_00000.jsonl").open()]
     assert [r["text"] for r in rows] == [i.label for i in items]
     for row in rows:
@@ -135,6 +135,43 @@ def test_tiny_shard_is_valid(tmp_path):
         assert set(row["text"]) <= set(VOCAB[1:])
 
 
+@pytest.mark.parametrize("name", [c[0] for c in md.CODECS])
+def test_each_codec_at_each_end_of_its_range_keeps_length_and_changes_the_sound(name):
+    """libsndfile must write and read back every codec --codec may draw (the wheel's own build):
+    same length (the codec's delay removed), in range, and not the input again."""
+    codec = next(c for c in md.CODECS if c[0] == name)
+    t = np.arange(2 * md.SAMPLE_RATE) / md.SAMPLE_RATE
+    x = (0.3 * np.sin(2 * np.pi * 440 * t) * np.sin(2 * np.pi * 3 * t)).astype(np.float32)
+    for level in codec[3]:
+        y = md.through_codec(x, codec, level)
+        assert y.shape == x.shape and np.abs(y).max() <= 1
+        err = np.mean((y - x) ** 2) / np.mean(x**2)
+        assert 0 < err < 0.5  # changed, yet the same sound (a tone, so even 8 kbit/s Opus keeps it)
+        lags = range(-200, 201)
+        best = max(lags, key=lambda k: float(np.dot(x[200:-200], y[200 + k : len(y) - 200 + k])))
+        assert abs(best) <= 2  # not delayed
+
+
+@pytest.mark.skipif(not shutil.which("espeak-ng"), reason="needs espeak-ng")
+def test_codec_share_codes_utterances_and_leaves_every_other_draw_alone(tmp_path):
+    np.savez(tmp_path / "rirs.npz", *md.make_rir_bank(2, seed=0))
+    text = "turn on the lights"
+    items = [md.Item(f"t_{i}", "espeak:en-us+f3", text, text, 1.0, 0.5) for i in range(4)]
+    plain, coded = tmp_path / "plain", tmp_path / "coded"
+    for out, share in ((plain, 0.0), (coded, 1.0)):
+        out.mkdir()
+        shutil.copy(tmp_path / "rirs.npz", out)
+        assert md.make_shard((out, "train", 0, items, 0, "", share)) == 4
+    rows = {d: [json.loads(r) for r in (d / "train" / "shard_00000.jsonl").open()] for d in (plain, coded)}
+    assert all("codec" not in r for r in rows[plain])
+    assert all(r["codec"].split()[0] in {c[0] for c in md.CODECS} for r in rows[coded])
+    for a, b in zip(rows[plain], rows[coded], strict=True):
+        x, _ = sf.read(a["audio"], dtype="float32")
+        y, _ = sf.read(b["audio"], dtype="float32")
+        assert a["duration"] == b["duration"] and not np.array_equal(x, y)
+        assert np.corrcoef(x, y)[0, 1] > 0.5  # the same augmented utterance, through a codec
+
+
 def test_a_shard_without_festivals_voices_needs_no_festival(tmp_path, monkeypatch):
     """On a lent GPU machine only espeak-ng is carried: festival is not on its PATH."""
     np.savez(tmp_path / "rirs.npz", *md.make_rir_bank(1, seed=0))
@@ -143,7 +180,7 @@ def test_a_shard_without_festivals_voices_needs_no_festival(tmp_path, monkeypatc
     (bin_dir / "espeak-ng").symlink_to(shutil.which("espeak-ng"))
     monkeypatch.setenv("PATH", str(bin_dir))
     items = [md.Item("t_0", "espeak:en-us+f3", "turn on the lights", "turn on the lights", 1.0, 0.5)]
-    assert md.make_shard((tmp_path, "train", 0, items, 0, "espeak_")) == 1
+    assert md.make_shard((tmp_path, "train", 0, items, 0, "espeak_", 0.0)) == 1
 
 
 def test_heldout_sentences_only_where_allowed(tmp_path, monkeypatch):
@@ -195,7 +232,7 @@ def test_kokoro_shard_speaks_its_label(tmp_path):
     # Letters, not words: greedy CTC of this checkpoint spells a clear voice nearly right ("set i
     # timer for twee fivemints", CER 0.2); a voice saying something else scores near 1.
     assert jiwer.cer(label, transcribe(model, wave)) <= 0.35
-    assert md.make_shard((tmp_path, "train", 3, [item], 0, "kokoro_")) == 1
+    assert md.make_shard((tmp_path, "train", 3, [item], 0, "kokoro_", 0.0)) == 1
     row = json.loads((tmp_path / "train" / "shard_kokoro_00003.jsonl").read_text())
     assert row["voice"] == item.voice and row["text"] == label
 
