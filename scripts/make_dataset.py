@@ -125,8 +125,9 @@ SHORT_WORDS = {1: 0.5, 2: 0.3, 3: 0.2}
 SOURCE_SHARE = {"assistant": 0.35, "bible": 0.25, "fortune": 0.2, "wordnet": 0.2}
 # --codec: lossy codecs a recording may have passed through before it reaches the recognizer (game
 # and web audio, voice messages), each (name, format, subtype, range of libsndfile's compression level).
-# At 16 kHz mono: Vorbis about 75-36 kbit/s, MP3 49-18, Opus 30-8 (0.9-0.99; it ignores the band
-# above 8 kHz anyway). The shipped checkpoint lost 3-19% more dev words through them (MODEL_CARD.md).
+# On dev's 16 kHz utterances: Vorbis about 75-31 kbit/s, MP3 61-19, Opus 31-9 (0.9-0.99; lower levels
+# only spend bits Opus needs for more than 8 kHz). The shipped checkpoint made 3-59% more word errors
+# on dev through them (MODEL_CARD.md).
 CODECS = (
     ("vorbis", "OGG", "VORBIS", (0.0, 1.0)),
     ("mp3", "MP3", "MPEG_LAYER_III", (0.0, 0.99)),  # 1.0 is refused
