@@ -642,13 +642,16 @@ def through_codec(sets: dict[str, list[Utterance]], spec: str) -> dict[str, list
     CODECS and libsndfile's compression level), as a stress test: how much does a codec cost?"""
     import make_dataset  # noqa: PLC0415 (only for this option; it is beside this script)
 
-    name, _, level = spec.partition(":")
-    codec = next((c for c in make_dataset.CODECS if c[0] == name), None)
-    if codec is None or not level:
-        names = ", ".join(c[0] for c in make_dataset.CODECS)
+    name, _, level_text = spec.partition(":")
+    try:
+        level = float(level_text)
+    except ValueError:
+        level = -1.0
+    if name not in make_dataset.CODECS or not 0 <= level <= 1:
+        names = ", ".join(make_dataset.CODECS)
         raise SystemExit(f"--codec {spec}: give NAME:LEVEL, NAME one of {names}, LEVEL 0-1 (e.g. vorbis:0.7)")
     return {
-        k: [(i, make_dataset.through_codec(w, codec, float(level)), r) for i, w, r in utts]
+        k: [(i, make_dataset.through_codec(w, name, level), r) for i, w, r in utts]
         for k, utts in sets.items()
     }
 

@@ -124,15 +124,15 @@ SHORT_WORDS = {1: 0.5, 2: 0.3, 3: 0.2}
 # Share of utterances per sentence source (wordnet has the most sentences, but they are short).
 SOURCE_SHARE = {"assistant": 0.35, "bible": 0.25, "fortune": 0.2, "wordnet": 0.2}
 # --codec: lossy codecs a recording may have passed through before it reaches the recognizer (game
-# and web audio, voice messages), each (name, format, subtype, range of libsndfile's compression level).
+# and web audio, voice messages): name → (format, subtype, range of libsndfile's compression level).
 # On dev's 16 kHz utterances: Vorbis about 75-31 kbit/s, MP3 61-19, Opus 31-9 (0.9-0.99; lower levels
 # only spend bits Opus needs for more than 8 kHz). The shipped checkpoint made 3-59% more word errors
 # on dev through them (MODEL_CARD.md).
-CODECS = (
-    ("vorbis", "OGG", "VORBIS", (0.0, 1.0)),
-    ("mp3", "MP3", "MPEG_LAYER_III", (0.0, 0.99)),  # 1.0 is refused
-    ("opus", "OGG", "OPUS", (0.9, 0.99)),
-)
+CODECS = {
+    "vorbis": ("OGG", "VORBIS", (0.0, 1.0)),
+    "mp3": ("MP3", "MPEG_LAYER_III", (0.0, 0.99)),  # 1.0 is refused
+    "opus": ("OGG", "OPUS", (0.9, 0.99)),
+}
 
 
 def espeak_variants() -> list[str]:
@@ -678,10 +678,10 @@ def augment(
     return np.clip(x / (np.max(np.abs(x)) + 1e-6) * gain, -1, 1).astype(np.float32)
 
 
-def through_codec(x: np.ndarray, codec: tuple, level: float) -> np.ndarray:
-    """`x` encoded with one of CODECS at `level` and decoded again: same length (libsndfile removes
+def through_codec(x: np.ndarray, name: str, level: float) -> np.ndarray:
+    """`x` encoded with CODECS[name] at `level` and decoded again: same length (libsndfile removes
     the codec's delay), clipped to [-1, 1]."""
-    _name, fmt, subtype, _range = codec
+    fmt, subtype, _range = CODECS[name]
     buf = io.BytesIO()
     sf.write(buf, x, SAMPLE_RATE, format=fmt, subtype=subtype, compression_level=level)
     buf.seek(0)
@@ -691,9 +691,9 @@ def through_codec(x: np.ndarray, codec: tuple, level: float) -> np.ndarray:
 
 def lossy_codec(x: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, str]:
     """`x` through a codec and level drawn from CODECS, and what was used ("vorbis 0.42")."""
-    codec = CODECS[int(rng.integers(len(CODECS)))]
-    level = round(float(rng.uniform(*codec[3])), 2)
-    return through_codec(x, codec, level), f"{codec[0]} {level}"
+    name = list(CODECS)[int(rng.integers(len(CODECS)))]
+    level = round(float(rng.uniform(*CODECS[name][2])), 2)
+    return through_codec(x, name, level), f"{name} {level}"
 
 
 # ---------------------------------------------------------------------------------------------
