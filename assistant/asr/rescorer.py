@@ -2,7 +2,7 @@
 
 The word language model's beam search (`lm_decoder`) ends with several sentences whose scores are
 close ("set a timer for ten minutes" / "set a timer for ten minuets"). The word LM is n-gram
-statistics: the training sentences' 4-gram with a quarter of CMU's generic English trigrams; the LLM
+statistics: the training sentences' 4-gram mixed 3:1 with CMU's generic English trigram model; the LLM
 (by default SmolLM2-135M, the model `assistant run` answers with, loaded a second time here to read
 every position's logits) reads the whole sentence. Each close candidate gets `weight × log
 P_llm(sentence)`, the LLM's probability of the sentence as a user's whole message (after ChatML's
