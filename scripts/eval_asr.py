@@ -645,11 +645,16 @@ def through_codec(sets: dict[str, list[Utterance]], spec: str) -> dict[str, list
     name, _, level_text = spec.partition(":")
     try:
         level = float(level_text)
-    except ValueError:
-        level = -1.0
-    if name not in make_dataset.CODECS or not 0 <= level <= 1:
+        if name not in make_dataset.CODECS or not 0 <= level <= 1:
+            raise ValueError(spec)
+        # libsndfile is what knows the levels a codec takes (it refuses MP3 at 1.0): one short silence
+        # through it first, so a level it refuses is this one-line error and not a traceback mid-set.
+        make_dataset.through_codec(np.zeros(1600, np.float32), name, level)
+    except (ValueError, sf.LibsndfileError):
         names = ", ".join(make_dataset.CODECS)
-        raise SystemExit(f"--codec {spec}: give NAME:LEVEL, NAME one of {names}, LEVEL 0-1 (e.g. vorbis:0.7)")
+        raise SystemExit(
+            f"--codec {spec}: give NAME:LEVEL, NAME one of {names}, LEVEL 0-1 (MP3 0-0.99; e.g. vorbis:0.7)"
+        ) from None
     return {
         k: [(i, make_dataset.through_codec(w, name, level), r) for i, w, r in utts]
         for k, utts in sets.items()

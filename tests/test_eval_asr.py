@@ -461,6 +461,6 @@ def test_codec_option_codes_every_recording_and_names_its_choices_when_misspelt(
         [("u3", 16000, "three")],
     ]
     assert not np.array_equal(coded["a"][0][1], wave)
-    for bad in ("flac:0.5", "vorbis", "vorbis:high", "mp3:1.5"):
+    for bad in ("flac:0.5", "vorbis", "vorbis:high", "mp3:1.5", "mp3:1.0"):
         with pytest.raises(SystemExit, match="vorbis, mp3, opus"):
             eval_asr.through_codec(sets, bad)
