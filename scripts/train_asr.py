@@ -743,7 +743,16 @@ class Trainer:
         # all-blank plateau sooner; dynamic chunks and masking come after.
         warm = s["step"] < args.curriculum_steps
         if not warm:
-            batch["feats"] = spec_augment(batch["feats"], batch["feat_lens"], self.model.cmvn_mean, gen)
+            batch["feats"] = spec_augment(
+                batch["feats"],
+                batch["feat_lens"],
+                self.model.cmvn_mean,
+                gen,
+                n_freq=args.specaug_freq_masks,
+                max_freq=args.specaug_max_freq,
+                time_every=args.specaug_time_every,
+                max_time=args.specaug_max_time,
+            )
         chunk, left = (None, -1) if warm else random_chunking(chunk_rng, args.full_context_share)
         lr = learning_rate(
             s["step"], args.lr, args.warmup, args.schedule, args.max_steps, self.time_progress()
@@ -878,6 +887,18 @@ def parse_args() -> argparse.Namespace:
         "snapshot saved) when it is spent; for machines lent for a fixed time",
     )
     p.add_argument("--weight-decay", type=float, default=1e-3)
+    p.add_argument(
+        "--specaug-freq-masks", type=int, default=2, help="SpecAugment: frequency bands per utterance"
+    )
+    p.add_argument(
+        "--specaug-max-freq", type=int, default=15, help="SpecAugment: widest band, in mel bins (of 80)"
+    )
+    p.add_argument(
+        "--specaug-time-every", type=int, default=150, help="SpecAugment: one time mask per this many frames"
+    )
+    p.add_argument(
+        "--specaug-max-time", type=int, default=30, help="SpecAugment: longest time mask, in frames (10 ms)"
+    )
     p.add_argument("--clip", type=float, default=5.0)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument(

@@ -222,6 +222,26 @@ def test_spec_augment_masks_bands_and_spans_within_their_limits():
     assert torch.equal(out[~masked], feats[~masked])  # nothing else changes
 
 
+def test_spec_augment_limits_are_the_ones_asked_for():
+    # --specaug-*: wider bands and more, longer spans than the defaults, and still within them.
+    feats = torch.randn(64, 400, 80) + 10.0
+    lens = torch.tensor([400] * 64)
+    out = train_asr.spec_augment(
+        feats,
+        lens,
+        torch.zeros(80),
+        torch.Generator().manual_seed(1),
+        max_freq=27,
+        time_every=100,
+        max_time=40,
+    )
+    masked = out == 0
+    bands = masked.all(dim=1).sum(1)  # (B,) bins masked over every frame
+    spans = masked.all(dim=2).sum(1)  # (B,) frames masked in every bin
+    assert (bands <= 2 * 27).all() and (bands > 2 * 15).any()
+    assert (spans <= 4 * 40).all() and (spans > 2 * 30).any()  # 400 frames: 4 spans of ≤ 40
+
+
 def test_repeat_takes_an_engines_utterances_k_times_and_the_rest_once():
     rows = [
         {"voice": "kokoro:af_bella", "n": 0},
