@@ -273,15 +273,19 @@ def cmvn_stats(rows: list[dict], n: int, seed: int) -> tuple[torch.Tensor, torch
 # ---------------------------------------------------------------------------------------------
 # Training pieces
 # ---------------------------------------------------------------------------------------------
+# SpecAugment's limits as shipped runs trained with them (the --specaug-* flags' defaults).
+SPECAUG_FREQ_MASKS, SPECAUG_MAX_FREQ, SPECAUG_TIME_EVERY, SPECAUG_MAX_TIME = 2, 15, 150, 30
+
+
 def spec_augment(
     feats: torch.Tensor,
     lens: torch.Tensor,
     fill: torch.Tensor,
     gen: torch.Generator,
-    n_freq: int = 2,
-    max_freq: int = 15,
-    time_every: int = 150,
-    max_time: int = 30,
+    n_freq: int = SPECAUG_FREQ_MASKS,
+    max_freq: int = SPECAUG_MAX_FREQ,
+    time_every: int = SPECAUG_TIME_EVERY,
+    max_time: int = SPECAUG_MAX_TIME,
 ) -> torch.Tensor:
     """Random frequency bands (``n_freq`` per utterance, ≤ ``max_freq`` bins) and time spans (one
     per ``time_every`` frames, ≤ ``max_time`` and ≤ a tenth of the utterance) replaced by the CMVN
@@ -888,16 +892,28 @@ def parse_args() -> argparse.Namespace:
     )
     p.add_argument("--weight-decay", type=float, default=1e-3)
     p.add_argument(
-        "--specaug-freq-masks", type=int, default=2, help="SpecAugment: frequency bands per utterance"
+        "--specaug-freq-masks",
+        type=int,
+        default=SPECAUG_FREQ_MASKS,
+        help="SpecAugment: frequency bands per utterance",
     )
     p.add_argument(
-        "--specaug-max-freq", type=int, default=15, help="SpecAugment: widest band, in mel bins (of 80)"
+        "--specaug-max-freq",
+        type=int,
+        default=SPECAUG_MAX_FREQ,
+        help="SpecAugment: widest band, in mel bins (of 80)",
     )
     p.add_argument(
-        "--specaug-time-every", type=int, default=150, help="SpecAugment: one time mask per this many frames"
+        "--specaug-time-every",
+        type=int,
+        default=SPECAUG_TIME_EVERY,
+        help="SpecAugment: one time mask per this many frames",
     )
     p.add_argument(
-        "--specaug-max-time", type=int, default=30, help="SpecAugment: longest time mask, in frames (10 ms)"
+        "--specaug-max-time",
+        type=int,
+        default=SPECAUG_MAX_TIME,
+        help="SpecAugment: longest time mask, in frames (10 ms)",
     )
     p.add_argument("--clip", type=float, default=5.0)
     p.add_argument("--threads", type=int, default=2)
