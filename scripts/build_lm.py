@@ -38,6 +38,7 @@ import argparse
 import importlib.util
 import json
 import math
+import re
 import subprocess
 import sys
 import tempfile
@@ -49,13 +50,15 @@ from eval_asr import alsa_set, wz2100_set  # noqa: E402 - sibling script
 from sphinx_lm import read_trie, write_arpa  # noqa: E402 - sibling script
 
 from assistant.asr.lm_decoder import words_path_for  # noqa: E402
-from assistant.asr.text import BLANK, VOCAB  # noqa: E402
+from assistant.asr.text import BLANK, VOCAB, normalize  # noqa: E402
 
 LETTERS = set(VOCAB) - {BLANK, " "}  # what the recognizer spells: a-z and the apostrophe
 
 OUT_DIR = Path("models/asr")
 WORDNET = Path("/usr/share/wordnet")
 SENTENCE_MARKS = {"<s>", "</s>", "<unk>"}
+CONVERSATION_HELD_OUT = 20  # every 20th chat conversation is held out of the model
+CONVERSATION_SHARE = 0.1
 
 
 def spelt(word: str) -> bool:
@@ -71,12 +74,59 @@ def pocketsphinx_lm() -> Path:
     return Path(spec.submodule_search_locations[0]) / "model" / "en-us" / "en-us.lm.bin"
 
 
+def held_out_sentences(data: Path) -> set[str]:
+    """The dev and test sentences of the dataset."""
+    pool = json.loads((data / "sentences.json").read_text())
+    return {label for split in ("dev", "test") for items in pool[split].values() for _, _, label in items}
+
+
 def training_sentences(data: Path) -> list[str]:
     """Spoken-form training sentences, minus any held-out or real-speech reference."""
     pool = json.loads((data / "sentences.json").read_text())
-    held = {label for split in ("dev", "test") for items in pool[split].values() for _, _, label in items}
-    held |= {ref for _, _, ref in alsa_set() + wz2100_set()}
+    held = held_out_sentences(data) | {ref for _, _, ref in alsa_set() + wz2100_set()}
     return [label for items in pool["train"].values() for _, _, label in items if label not in held]
+
+
+def chitchat_json() -> Path:
+    """The messages of chitchat-dataset (a dev dependency): BYU's open-domain chat, MIT."""
+    spec = importlib.util.find_spec("chitchat_dataset")
+    if spec is None or not spec.submodule_search_locations:
+        sys.exit(
+            "error: --conversation needs chitchat-dataset (scripts/setup.sh --dev) "
+            "or --conversation-json FILE"
+        )
+    return Path(spec.submodule_search_locations[0]) / "dataset.json"
+
+
+def conversation_sentences(dataset: Path, vocabulary: set[str]) -> tuple[list[str], list[str]]:
+    """Spoken-form sentences of chitchat-dataset's messages (`dataset.json`: conversation → "messages",
+    a list of turns, each a list of {"text": ...}), as (the model's, held out): every
+    CONVERSATION_HELD_OUT-th conversation is held out, the text its share is weighed on. Typed
+    chat drops apostrophes ("dont", "youre", "im"): a word outside `vocabulary` gets the apostrophe
+    that makes it a word of it. A sentence with any other word outside `vocabulary` ("haha", "idk",
+    typos) is left out, so the chat adds no spelling of its own to the lexicon."""
+
+    def repaired(word: str) -> str:
+        if word == "im":  # "im" is a CMU word (an abbreviation); in chat it is always "i'm"
+            return "i'm"
+        if word in vocabulary:
+            return word
+        for cut in (len(word) - 1, len(word) - 2, len(word) - 3):
+            if cut > 0 and (fixed := f"{word[:cut]}'{word[cut:]}") in vocabulary:
+                return fixed
+        return word
+
+    kept: list[str] = []
+    held_out: list[str] = []
+    for n, conversation in enumerate(json.loads(dataset.read_text()).values()):
+        into = held_out if n % CONVERSATION_HELD_OUT == 0 else kept
+        for turn in conversation["messages"]:
+            for message in turn:
+                for piece in re.split(r"(?<=[.!?])\s+|\n+", message["text"]):
+                    words = [repaired(w) for w in normalize(piece).split()]
+                    if words and all(w in vocabulary for w in words):
+                        into.append(" ".join(words))
+    return kept, held_out
 
 
 def wordnet_words(root: Path = WORDNET) -> list[str]:
@@ -159,18 +209,19 @@ class Conditional:
         self._states.clear()
 
 
-def interpolate_arpa(ours: Path, general: Path, share: float, out: Path) -> list[str]:
-    """Write `out`, one ARPA back-off model of P = (1 - share)·ours + share·general; return its
-    words (the sentence marks left out), sorted.
+def interpolate_arpa(paths: list[Path], weights: list[float], out: Path) -> list[str]:
+    """Write `out`, one ARPA back-off model of P = Σ weights[i]·paths[i] (the weights sum to 1);
+    return its words (the sentence marks left out), sorted.
 
-    Every n-gram of either model is kept, with the mixture's probability (each model backing off
+    Every n-gram of any model is kept, with the mixture's probability (each model backing off
     as it would). A history's back-off weight then takes what its explicit n-grams leave,
     (1 - Σ P(w | h)) / (1 - Σ P(w | h minus its first word)), the second sum in the *mixed*
-    model, as SRILM's static mix does. The general model's words outside the recognizer's
-    letters ("a.", "t.v.") are left out."""
-    models = Conditional(ours), Conditional(general)
-    weights = 1.0 - share, share
-    grams = arpa_ngrams(ours), arpa_ngrams(general)
+    model, as SRILM's static mix does. Words outside the recognizer's letters (CMU's "a.",
+    "t.v.") are left out."""
+    if len(paths) != len(weights) or abs(sum(weights) - 1.0) > 1e-6 or min(weights) < 0:
+        raise ValueError(f"mixture weights {weights} for {len(paths)} models: one each, >= 0, summing to 1")
+    models = [Conditional(p) for p in paths]
+    grams = [arpa_ngrams(p) for p in paths]
     n_orders = max(len(g) for g in grams)
     probs: list[dict[tuple[str, ...], float]] = []  # per order: n-gram → log10 P of the mixture
     for k in range(n_orders):
@@ -224,6 +275,16 @@ def interpolate_arpa(ours: Path, general: Path, share: float, out: Path) -> list
     return sorted(w for (w,) in probs[0] if w not in SENTENCE_MARKS)
 
 
+def lmplz(kenlm_bin: Path, order: int, prune: str, text: Path, arpa: Path, tmp: str) -> None:
+    """KenLM's modified Kneser-Ney estimate of `text` (one sentence a line) → `arpa`."""
+    with text.open() as source, arpa.open("w") as sink:
+        subprocess.run(
+            [kenlm_bin / "lmplz", "-o", str(order), "--prune", *prune.split(),
+             "-S", "20%", "-T", tmp, "--discount_fallback"],
+            stdin=source, stdout=sink, check=True,
+        )  # fmt: skip
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", type=Path, default=Path("/work/data/asr"))
@@ -237,6 +298,20 @@ def main() -> None:
     p.add_argument("--general", action="store_true", help="mix in CMU's generic English LM (see above)")
     p.add_argument("--general-lm", type=Path, help="its sphinx trie file; default: pocketsphinx's en-us")
     p.add_argument("--general-share", type=float, default=0.25, help="its weight in the mix")
+    p.add_argument("--conversation", action="store_true", help="mix in a 4-gram of everyday chat (see above)")
+    p.add_argument(
+        "--conversation-json", type=Path, help="chitchat-dataset's dataset.json; default: the installed one's"
+    )
+    p.add_argument(
+        "--conversation-share", type=float, default=CONVERSATION_SHARE, help="its weight in the mix"
+    )
+    p.add_argument(
+        "--leave-out",
+        type=Path,
+        metavar="FILE",
+        help="sentences (one per line) the conversation part may not hold: every evaluation set's "
+        "references (eval_asr.py --write-references)",
+    )
     args = p.parse_args()
 
     sentences = training_sentences(args.data)
@@ -247,11 +322,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         text, arpa = Path(tmp) / "text.txt", Path(tmp) / "lm.arpa"
         text.write_text("\n".join(sentences) + "\n")
-        subprocess.run(
-            [args.kenlm_bin / "lmplz", "-o", str(args.order), "--prune", *args.prune.split(),
-             "-S", "20%", "-T", tmp, "--discount_fallback"],
-            stdin=text.open(), stdout=arpa.open("w"), check=True,
-        )  # fmt: skip
+        lmplz(args.kenlm_bin, args.order, args.prune, text, arpa, tmp)
         if dictionary:
             # Good-Turing: the chance that the next word is one never seen is about the share of
             # words seen once; the dictionary's new words share that.
@@ -259,12 +330,32 @@ def main() -> None:
             added = add_unigrams(arpa, dictionary, unseen)
             print(f"{added} WordNet words added to the unigrams, {unseen:.2%} of the probability in all")
             words = sorted({*words, *dictionary})
+        parts, shares = [arpa], [1.0]
         if args.general:
-            general, mixed = Path(tmp) / "general.arpa", Path(tmp) / "mixed.arpa"
-            write_arpa(*read_trie(args.general_lm or pocketsphinx_lm()), general)
-            words = interpolate_arpa(arpa, general, args.general_share, mixed)
+            general = Path(tmp) / "general.arpa"
+            cmu_words, orders = read_trie(args.general_lm or pocketsphinx_lm())
+            write_arpa(cmu_words, orders, general)
+            parts.append(general)
+            shares.append(args.general_share)
+            words = sorted({*words, *filter(spelt, cmu_words)} - SENTENCE_MARKS)
+        if args.conversation:
+            held = held_out_sentences(args.data)
+            if args.leave_out:
+                held |= set(args.leave_out.read_text().splitlines())
+            chat, _ = conversation_sentences(args.conversation_json or chitchat_json(), set(words))
+            chat = [s for s in chat if s not in held]
+            chat_text, chat_arpa = Path(tmp) / "chat.txt", Path(tmp) / "chat.arpa"
+            chat_text.write_text("\n".join(chat) + "\n")
+            lmplz(args.kenlm_bin, args.order, args.prune, chat_text, chat_arpa, tmp)
+            parts.append(chat_arpa)
+            shares.append(args.conversation_share)
+            print(f"{len(chat)} conversation sentences, {sum(len(s.split()) for s in chat)} words")
+        if len(parts) > 1:
+            shares[0] = 1.0 - sum(shares[1:])
+            mixed = Path(tmp) / "mixed.arpa"
+            words = interpolate_arpa(parts, shares, mixed)
             arpa = mixed
-            print(f"CMU's generic LM mixed in at {args.general_share}: {len(words)} words")
+            print(f"mixed (ours, CMU, conversation as asked) at {shares}: {len(words)} words")
         # trie + 8-bit quantized probabilities, loaded by mmap: 5 MB alone, 29 MB with --general.
         subprocess.run(
             [args.kenlm_bin / "build_binary", "-q", "8", "-b", "8", "trie", arpa, args.out / "lm.bin"],

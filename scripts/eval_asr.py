@@ -914,15 +914,28 @@ def main() -> None:
     )
     p.add_argument("--examples", type=int, default=5, help="hypotheses kept per set in --json")
     p.add_argument("--json", type=Path, help="write the figures here")
+    p.add_argument(
+        "--write-references",
+        type=Path,
+        metavar="FILE",
+        help="write the chosen sets' references (normalized, one per line) to FILE and stop: the "
+        "text build_lm.py --leave-out keeps out of the language model",
+    )
     args = p.parse_args()
+
+    loaders = set_loaders(
+        args.data, args.limit, args.sphinx_sdist, args.mfa_sdist, args.demos_dir, args.clips_dir
+    )
+    if args.write_references:
+        refs = {normalize(ref) for name in args.sets.split(",") for _, _, ref in loaders[name]()}
+        args.write_references.write_text("".join(f"{ref}\n" for ref in sorted(refs)))
+        print(f"{len(refs)} references of {args.sets} → {args.write_references}")
+        return
 
     import torch  # noqa: PLC0415
 
     torch.set_num_threads(args.threads)
     model = load_checkpoint(args.checkpoint)
-    loaders = set_loaders(
-        args.data, args.limit, args.sphinx_sdist, args.mfa_sdist, args.demos_dir, args.clips_dir
-    )
     sets = {name: loaders[name]() for name in args.sets.split(",")}
     if args.codec:
         sets = through_codec(sets, args.codec)

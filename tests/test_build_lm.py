@@ -101,7 +101,7 @@ def test_the_interpolated_model_is_the_mixture_on_every_ngram_and_sums_to_one(tm
     ours, general, mixed = tmp_path / "ours.arpa", tmp_path / "general.arpa", tmp_path / "mixed.arpa"
     write_bigram_arpa(ours, OURS_UNIGRAMS, OURS_BIGRAMS)
     write_bigram_arpa(general, GENERAL_UNIGRAMS, GENERAL_BIGRAMS)
-    build_lm.interpolate_arpa(ours, general, 0.25, mixed)
+    build_lm.interpolate_arpa([ours, general], [0.75, 0.25], mixed)
     a, g, m = (kenlm.Model(str(p)) for p in (ours, general, mixed))
 
     for h, w in {*OURS_BIGRAMS, *GENERAL_BIGRAMS}:  # explicit in either: the exact mixture
@@ -120,6 +120,68 @@ def test_the_general_models_words_outside_the_recognizers_letters_are_left_out(t
     write_bigram_arpa(ours, OURS_UNIGRAMS, OURS_BIGRAMS)
     unigrams = {**GENERAL_UNIGRAMS, "table": 0.1, "t.v.": 0.1}
     write_bigram_arpa(general, unigrams, {**GENERAL_BIGRAMS, ("the", "t.v."): 0.3})
-    assert build_lm.interpolate_arpa(ours, general, 0.25, mixed) == ["set", "table", "the", "timer"]
+    assert build_lm.interpolate_arpa([ours, general], [0.75, 0.25], mixed) == ["set", "table", "the", "timer"]
     assert "t.v." not in kenlm.Model(str(mixed)) and "the" in kenlm.Model(str(mixed))
     assert [w for (w,) in build_lm.arpa_ngrams(mixed)[0]] == ["</s>", "<s>", "set", "table", "the", "timer"]
+
+
+CHAT_UNIGRAMS = {"<s>": 0.0, "</s>": 0.3, "the": 0.2, "timer": 0.2, "hello": 0.3}
+CHAT_BIGRAMS = {("<s>", "hello"): 0.8, ("hello", "</s>"): 0.9, ("the", "timer"): 0.5}
+
+
+def test_a_three_part_mixture_is_exact_on_every_ngram_and_sums_to_one(tmp_path):
+    import kenlm  # noqa: PLC0415
+
+    build_lm = load_script("build_lm")
+    parts = [tmp_path / f"{name}.arpa" for name in ("ours", "general", "chat")]
+    for path, (uni, bi) in zip(
+        parts,
+        [(OURS_UNIGRAMS, OURS_BIGRAMS), (GENERAL_UNIGRAMS, GENERAL_BIGRAMS), (CHAT_UNIGRAMS, CHAT_BIGRAMS)],
+        strict=True,
+    ):
+        write_bigram_arpa(path, uni, bi)
+    weights = [0.6, 0.25, 0.15]
+    words = build_lm.interpolate_arpa(parts, weights, tmp_path / "mixed.arpa")
+    assert words == ["hello", "set", "table", "the", "timer"]
+    models = [kenlm.Model(str(p)) for p in parts]
+    m = kenlm.Model(str(tmp_path / "mixed.arpa"))
+    for h, w in {*OURS_BIGRAMS, *GENERAL_BIGRAMS, *CHAT_BIGRAMS}:
+        want = sum(k * conditional(model, [h], w) for k, model in zip(weights, models, strict=True))
+        assert conditional(m, [h], w) == pytest.approx(want, rel=1e-4), (h, w)
+    for h in ["<s>", *words]:
+        assert sum(conditional(m, [h], w) for w in ["</s>", *words]) == pytest.approx(1.0, abs=1e-4), h
+
+
+@pytest.mark.parametrize("weights", [[0.5, 0.25], [0.75, 0.25, 0.0], [1.25, -0.25]])
+def test_mixture_weights_must_be_one_per_model_and_a_distribution(tmp_path, weights):
+    build_lm = load_script("build_lm")
+    ours, general = tmp_path / "ours.arpa", tmp_path / "general.arpa"
+    write_bigram_arpa(ours, OURS_UNIGRAMS, OURS_BIGRAMS)
+    write_bigram_arpa(general, GENERAL_UNIGRAMS, GENERAL_BIGRAMS)
+    with pytest.raises(ValueError, match="one each, >= 0, summing to 1"):
+        build_lm.interpolate_arpa([ours, general], weights, tmp_path / "mixed.arpa")
+
+
+def test_conversation_sentences_restore_apostrophes_drop_unknown_words_and_hold_out_every_20th(tmp_path):
+    import json  # noqa: PLC0415
+
+    build_lm = load_script("build_lm")
+    said = [
+        "Hi! Im fine, thanks. How about you?",  # three sentences; "im" is "i'm"
+        "I dont know haha",  # "haha" is no word: the sentence goes
+        "thats 2 cool\nyoure right",  # digits spelt out; a line break ends a sentence
+    ]
+    conversations = {
+        f"c{n}": {"messages": [[{"text": said[n % 3], "sender": "a"}], [{"text": "ok", "sender": "b"}]]}
+        for n in range(21)
+    }
+    dataset = tmp_path / "dataset.json"
+    dataset.write_text(json.dumps(conversations))
+    vocabulary = {"hi", "i'm", "fine", "thanks", "how", "about", "you", "i", "don't", "know", "that's",
+                  "two", "cool", "you're", "right", "ok", "im"}  # fmt: skip
+    kept, held_out = build_lm.conversation_sentences(dataset, vocabulary)
+    first = ["hi", "i'm fine thanks", "how about you", "ok"]
+    second = ["ok"]  # "i don't know haha" went
+    third = ["that's two cool", "you're right", "ok"]
+    assert held_out == first + third  # conversations 0 and 20
+    assert kept == [s for n in range(1, 20) for s in (first, second, third)[n % 3]]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import subprocess
 import sys
 import tarfile
 from pathlib import Path
@@ -96,6 +97,36 @@ def test_sphinx_set_pairs_each_recording_with_its_listed_or_asserted_transcript(
     # A headerless .raw file reads as 16-bit samples, the same scale as a WAV file's.
     np.testing.assert_allclose(waves["goforward.raw"], waves["forever/input_2_16k.wav"], atol=1e-6)
     assert waves["goforward.raw"].max() == pytest.approx(8000 / 32768, abs=1e-3)
+
+
+def test_write_references_lists_each_sets_references_once_and_stops_before_any_model(tmp_path):
+    tone = (8000 * np.sin(np.arange(1600) / 5)).astype(np.int16)
+    members = {
+        "data/librivox/transcription": b"<s> he was not an ill disposed young man </s> (clip-0880)\n",
+        "data/librivox/clip-0880.wav": wav_bytes(tone),
+        "data/cards/cards.transcription": b"<s> ten of clubs </s> (001)\n<s> Ten of CLUBS </s> (002)\n",
+        "data/cards/001.wav": wav_bytes(tone),
+        "data/cards/002.wav": wav_bytes(tone),
+        "data/goforward.raw": tone.astype("<i2").tobytes(),
+        "data/forever/input_2_16k.wav": wav_bytes(tone),
+        "data/tidigits/dhd.2934z.raw": tone[:160].astype("<i2").tobytes(),
+    }
+    sdist = write_sdist(tmp_path / "pocketsphinx-5.1.1.tar.gz", members)
+    out = tmp_path / "refs.txt"
+    script = Path(__file__).resolve().parents[1] / "scripts" / "eval_asr.py"
+    args = ["--sets", "sphinx", "--sphinx-sdist", sdist, "--write-references", out]
+    # A checkpoint that does not exist: writing references must not need one.
+    args += ["--checkpoint", tmp_path / "none.pt"]
+    done = subprocess.run([sys.executable, script, *map(str, args)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert out.read_text().splitlines() == [
+        "feels like these days go on forever",
+        "go forward ten meters",
+        "he was not an ill disposed young man",
+        "ten of clubs",  # twice in the set (once in capitals), once here
+        "two nine three four zero",
+    ]
+    assert "5 references of sphinx" in done.stdout
 
 
 def test_sphinx_set_without_the_archive_says_how_to_fetch_it(tmp_path, capsys):
