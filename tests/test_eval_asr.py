@@ -70,18 +70,26 @@ def wav_bytes(samples) -> bytes:
     return out.getvalue()
 
 
-def test_sphinx_set_pairs_each_recording_with_its_listed_or_asserted_transcript(tmp_path):
-    tone = (8000 * np.sin(np.arange(1600) / 5)).astype(np.int16)
-    members = {
+TONE = (8000 * np.sin(np.arange(1600) / 5)).astype(np.int16)
+
+
+def sphinx_members(cards: dict[str, tuple[str, np.ndarray]]) -> dict[str, bytes]:
+    """pocketsphinx's test recordings as its source archive lays them out, with the given cards
+    (file number → its listed words, its samples) and a tone for every recording."""
+    listing = "".join(f"<s> {words} </s> ({n})\n" for n, (words, _) in cards.items())
+    return {
         "data/librivox/transcription": b"<s> he was not an ill disposed young man </s> (clip-0880)\n",
-        "data/librivox/clip-0880.wav": wav_bytes(tone),
-        "data/cards/cards.transcription": b"<s> ten of clubs  </s> (001)\n<s> five five  </s> (004)\n",
-        "data/cards/001.wav": wav_bytes(tone[:800]),
-        "data/cards/004.wav": wav_bytes(tone[:400]),
-        "data/goforward.raw": tone.astype("<i2").tobytes(),
-        "data/forever/input_2_16k.wav": wav_bytes(tone),
-        "data/tidigits/dhd.2934z.raw": tone[:160].astype("<i2").tobytes(),
+        "data/librivox/clip-0880.wav": wav_bytes(TONE),
+        "data/cards/cards.transcription": listing.encode(),
+        **{f"data/cards/{n}.wav": wav_bytes(samples) for n, (_, samples) in cards.items()},
+        "data/goforward.raw": TONE.astype("<i2").tobytes(),
+        "data/forever/input_2_16k.wav": wav_bytes(TONE),
+        "data/tidigits/dhd.2934z.raw": TONE[:160].astype("<i2").tobytes(),
     }
+
+
+def test_sphinx_set_pairs_each_recording_with_its_listed_or_asserted_transcript(tmp_path):
+    members = sphinx_members({"001": ("ten of clubs ", TONE[:800]), "004": ("five five ", TONE[:400])})
     utts = eval_asr.sphinx_set(write_sdist(tmp_path / "pocketsphinx-5.1.1.tar.gz", members))
     refs = {uid: ref for uid, _, ref in utts}
     assert refs == {
@@ -100,17 +108,7 @@ def test_sphinx_set_pairs_each_recording_with_its_listed_or_asserted_transcript(
 
 
 def test_write_references_lists_each_sets_references_once_and_stops_before_any_model(tmp_path):
-    tone = (8000 * np.sin(np.arange(1600) / 5)).astype(np.int16)
-    members = {
-        "data/librivox/transcription": b"<s> he was not an ill disposed young man </s> (clip-0880)\n",
-        "data/librivox/clip-0880.wav": wav_bytes(tone),
-        "data/cards/cards.transcription": b"<s> ten of clubs </s> (001)\n<s> Ten of CLUBS </s> (002)\n",
-        "data/cards/001.wav": wav_bytes(tone),
-        "data/cards/002.wav": wav_bytes(tone),
-        "data/goforward.raw": tone.astype("<i2").tobytes(),
-        "data/forever/input_2_16k.wav": wav_bytes(tone),
-        "data/tidigits/dhd.2934z.raw": tone[:160].astype("<i2").tobytes(),
-    }
+    members = sphinx_members({"001": ("ten of clubs", TONE), "002": ("Ten of CLUBS", TONE)})
     sdist = write_sdist(tmp_path / "pocketsphinx-5.1.1.tar.gz", members)
     out = tmp_path / "refs.txt"
     script = Path(__file__).resolve().parents[1] / "scripts" / "eval_asr.py"
