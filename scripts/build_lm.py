@@ -71,7 +71,7 @@ OUT_DIR = Path("models/asr")
 WORDNET = Path("/usr/share/wordnet")
 SENTENCE_MARKS = {"<s>", "</s>", "<unk>"}
 CONVERSATION_HELD_OUT = 20  # every 20th chat conversation is held out of the model
-CONVERSATION_SHARE = 0.1
+CONVERSATION_SHARE = 0.1  # chosen on dev word errors (MODEL_CARD.md, forty-first session)
 
 
 def spelt(word: str) -> bool:
@@ -350,6 +350,7 @@ def main() -> None:
             write_arpa(cmu_words, orders, general)
             parts.append(general)
             shares.append(args.general_share)
+            # the mix's lexicon, to which the conversation's sentences must keep
             words = sorted({*words, *filter(spelt, cmu_words)} - SENTENCE_MARKS)
         if args.conversation:
             held = held_out_sentences(args.data)
@@ -369,7 +370,8 @@ def main() -> None:
             words = interpolate_arpa(parts, shares, mixed)
             arpa = mixed
             print(f"mixed, shares {shares} (ours first): {len(words)} words")
-        # trie + 8-bit quantized probabilities, loaded by mmap: 5 MB alone, 29 MB with --general.
+        # trie + 8-bit quantized probabilities, loaded by mmap: 5 MB alone, 29 MB with --general,
+        # 31 MB with --conversation too.
         subprocess.run(
             [args.kenlm_bin / "build_binary", "-q", "8", "-b", "8", "trie", arpa, args.out / "lm.bin"],
             check=True,
