@@ -19,6 +19,7 @@ step, epoch) is written every few minutes; `best.pt` holds the lowest dev WER so
 checkpoint and a fine-tune: weight-space averaging is known to hold up better on data unlike the
 training data than either end). `--init X --ff_mult 8` fine-tunes a wider network that starts out
 computing exactly what X does (`widen_feed_forward`; its start is kept as `snapshots/step_000000.pt`).
+`--adversary-weight W` adds voice-adversarial training (`VoiceAdversary`, for the unheard voices).
 The training manifest is re-read at every epoch start, so shards still being synthesized join the
 next epoch.
 """
@@ -128,7 +129,9 @@ class SpeechDataset(Dataset):
     """Row index → (log-mel (T, 80) float32 tensor, token ids tensor); with ``vtlp`` (p, max), a share
     p of the utterances gets a random warp factor in [1 - max, 1 + max] (`vtlp_warp`); a share
     ``narrowband`` of them goes through an 8 kHz channel (`narrowband`, half of those mu-law). With
-    ``raw`` the samples (N,) come instead of log-mel, for `log_mel_batch` on the training device."""
+    ``raw`` the samples (N,) come instead of log-mel, for `log_mel_batch` on the training device.
+    With ``voice_ids`` (voice → class, for `VoiceAdversary`) a third item is the row's voice class,
+    NO_VOICE for a voice outside it."""
 
     def __init__(
         self,
@@ -136,17 +139,24 @@ class SpeechDataset(Dataset):
         vtlp: tuple[float, float] = (0.0, 0.0),
         narrowband: float = 0.0,
         raw: bool = False,
+        voice_ids: dict[str, int] | None = None,
     ) -> None:
         self.rows = rows
         self.vtlp = vtlp
         self.narrowband = narrowband
         self.raw = raw
+        self.voice_ids = voice_ids
 
     def __len__(self) -> int:
         return len(self.rows)
 
-    def __getitem__(self, i: int) -> tuple[torch.Tensor, torch.Tensor]:
+    def __getitem__(self, i: int) -> tuple[torch.Tensor, ...]:
         row = self.rows[i]
+        if self.voice_ids is not None:
+            return (*self._speech(row), self.voice_ids.get(row["voice"], NO_VOICE))
+        return self._speech(row)
+
+    def _speech(self, row: dict) -> tuple[torch.Tensor, torch.Tensor]:
         labels = torch.tensor(label_ids(row["text"]), dtype=torch.long)
         wave = load_wave(row["audio"])
         if self.narrowband and random.random() < self.narrowband:  # DataLoader seeds `random` per worker
@@ -191,16 +201,20 @@ def vtlp_warp(feats: np.ndarray, alpha: float) -> np.ndarray:
     return (feats[:, lo] * (1 - w) + feats[:, hi] * w).astype(np.float32)
 
 
-def collate(items: list[tuple[torch.Tensor, torch.Tensor]]) -> dict[str, torch.Tensor]:
-    """Padded log-mel (B, T, 80) as "feats", or padded samples (B, N) as "waves" (raw datasets)."""
-    inputs, labels = zip(*items, strict=True)
+def collate(items: list[tuple]) -> dict[str, torch.Tensor]:
+    """Padded log-mel (B, T, 80) as "feats", or padded samples (B, N) as "waves" (raw datasets);
+    the voice classes (B,) as "voices" where the dataset gives them."""
+    inputs, labels, *voices = zip(*items, strict=True)
     key = "waves" if inputs[0].ndim == 1 else "feats"
-    return {
+    batch = {
         key: torch.nn.utils.rnn.pad_sequence(inputs, batch_first=True),
         f"{key[:-1]}_lens": torch.tensor([len(x) for x in inputs]),
         "labels": torch.cat(labels),
         "label_lens": torch.tensor([len(t) for t in labels]),
     }
+    if voices:
+        batch["voices"] = torch.tensor(voices[0])
+    return batch
 
 
 # assistant.asr.features.log_mel (kaldi-native-fbank, one utterance on the CPU) done for a padded
@@ -367,6 +381,62 @@ def distillation_loss(student: torch.Tensor, teacher: torch.Tensor, out_lens: to
     return (kl * valid).sum() / len(out_lens)
 
 
+# Voice-adversarial training (`--adversary-weight`): the held-out voices of other engines (flite
+# `awb`, festival `ked_diphone`) stayed at 37% WER through every fine-tune that heard more voices,
+# while the training voices' held-out sentences are at 12%: the network keys on who speaks. A small
+# classifier guesses the training voice from one block's output; its gradient reaches the blocks
+# below reversed (Ganin & Lempitsky 2015; speaker-invariant training, Meng et al. 2018), so they
+# learn to keep what says the words and drop what says the voice. Training only: the exported
+# checkpoint holds the recognizer alone.
+NO_VOICE = -1  # a row whose voice the classifier has no class for (a shard that joined later)
+
+
+class GradientReversal(torch.autograd.Function):
+    """Identity forward; backward, the gradient times −scale."""
+
+    @staticmethod
+    def forward(ctx, x: torch.Tensor, scale: float) -> torch.Tensor:
+        ctx.scale = scale
+        return x.view_as(x)
+
+    @staticmethod
+    def backward(ctx, grad: torch.Tensor) -> tuple[torch.Tensor, None]:
+        return -ctx.scale * grad, None
+
+
+class VoiceAdversary(torch.nn.Module):
+    """(B, T', D) block output, (B,) lengths → (B, n_voices) logits, from the mean over valid frames."""
+
+    def __init__(self, d_model: int, n_voices: int, hidden: int = 256) -> None:
+        super().__init__()
+        self.net = torch.nn.Sequential(
+            torch.nn.Linear(d_model, hidden), torch.nn.ReLU(), torch.nn.Linear(hidden, n_voices)
+        )
+
+    def forward(self, hidden: torch.Tensor, out_lens: torch.Tensor) -> torch.Tensor:
+        valid = torch.arange(hidden.shape[1], device=hidden.device)[None, :] < out_lens[:, None]  # (B, T')
+        pooled = (hidden.float() * valid[..., None]).sum(1) / out_lens.clamp(min=1)[:, None]  # (B, D)
+        return self.net(pooled)  # (B, n_voices)
+
+
+def voice_adversary_loss(
+    adversary: VoiceAdversary,
+    hidden: torch.Tensor,
+    out_lens: torch.Tensor,
+    voices: torch.Tensor,
+    scale: float,
+) -> tuple[torch.Tensor, float]:
+    """(cross-entropy of the voice guess, mean per utterance; the guess's accuracy). The classifier
+    learns from the loss as it is; the blocks under `hidden` get its gradient × −scale."""
+    logits = adversary(GradientReversal.apply(hidden, scale), out_lens)  # (B, n_voices)
+    known = voices != NO_VOICE
+    if not known.any():
+        return logits.sum() * 0.0, 0.0
+    loss = F.cross_entropy(logits[known], voices[known])
+    accuracy = (logits[known].argmax(-1) == voices[known]).float().mean()
+    return loss, float(accuracy)
+
+
 def word_error_rate(
     model: ConformerCTC, rows: list[dict], chunk_ms: int | None, batch: int = 16
 ) -> tuple[float, list[str]]:
@@ -385,7 +455,11 @@ def word_error_rate(
 # ---------------------------------------------------------------------------------------------
 # Checkpoints
 # ---------------------------------------------------------------------------------------------
-def save_training_state(path: Path, model: ConformerCTC, opt: torch.optim.Optimizer, state: dict) -> None:
+def save_training_state(
+    path: Path, model: ConformerCTC, opt: torch.optim.Optimizer, state: dict, adversary: dict | None = None
+) -> None:
+    """`adversary`: the voice classifier's weights and voice list, which resuming needs beside the
+    optimizer's state of its parameters."""
     tmp = path.with_suffix(".tmp")
     torch.save(
         {
@@ -393,6 +467,7 @@ def save_training_state(path: Path, model: ConformerCTC, opt: torch.optim.Optimi
             "model": model.state_dict(),
             "optimizer": opt.state_dict(),
             "state": state,
+            **({"adversary": adversary} if adversary else {}),
         },
         tmp,
     )
@@ -554,7 +629,10 @@ class Trainer:
             ckpt = torch.load(last, map_location="cpu", weights_only=False)
             self.model = load_weights(ConformerCTC(ConformerConfig(**ckpt["config"])), ckpt["model"])
             self.state = ckpt["state"]
-            self.place_and_optimize()
+            saved_adversary = ckpt.get("adversary")
+            self.place_and_optimize(saved_adversary["voices"] if saved_adversary else None)
+            if self.adversary is not None and saved_adversary:
+                self.adversary.load_state_dict(saved_adversary["weights"])
             self.opt.load_state_dict(ckpt["optimizer"])
             self.log("resumed", step=self.state["step"], epoch=self.state["epoch"])
         else:
@@ -597,18 +675,46 @@ class Trainer:
             if widened:  # the widened start is a network no file holds yet: keep it, to average with
                 self.snapshot()
 
-    def place_and_optimize(self) -> None:
+    def place_and_optimize(self, voices: list[str] | None = None) -> None:
         """Move the model (and a --distill-from teacher) to the device, freeze what --train-only
-        leaves out, make the optimizer."""
+        leaves out, make the --adversary-weight voice classifier (over `voices`, or every training
+        voice), make the optimizer."""
         self.model.to(self.device)
         self.teacher = None
         if self.args.distill_from:
             self.teacher = load_checkpoint(self.args.distill_from, self.device).requires_grad_(False)
         self.frozen = freeze_except(self.model, self.args.train_only) if self.args.train_only else []
+        self.adversary, self.voice_ids = None, None
+        if self.args.adversary_weight > 0:
+            self._make_adversary(
+                voices or sorted({r["voice"] for r in read_manifest(self.args.data / "train")})
+            )
         self.opt = self._optimizer()
+
+    def _make_adversary(self, voices: list[str]) -> None:
+        """The voice classifier, and a hook that keeps --adversary-block's output (B, T', D) for it."""
+        blocks = self.model.blocks
+        if not 0 <= self.args.adversary_block < len(blocks):
+            last = len(blocks) - 1
+            sys.exit(f"train_asr.py: --adversary-block {self.args.adversary_block}: blocks are 0-{last}")
+        self.voice_ids = {v: i for i, v in enumerate(voices)}
+        self.adversary = VoiceAdversary(self.model.cfg.d_model, len(voices)).to(self.device)
+        self.adversary_window: list[tuple[float, float]] = []  # (loss, accuracy) since the last log line
+
+        def keep(_module, _inputs, output: torch.Tensor) -> None:
+            self.block_output = output
+
+        blocks[self.args.adversary_block].register_forward_hook(keep)
+
+    def adversary_state(self) -> dict | None:
+        if self.adversary is None:
+            return None
+        return {"voices": list(self.voice_ids), "weights": self.adversary.state_dict()}
 
     def _optimizer(self) -> torch.optim.Optimizer:
         trainable = [p for p in self.model.parameters() if p.requires_grad]
+        if self.adversary is not None:
+            trainable += list(self.adversary.parameters())
         decay = [p for p in trainable if p.ndim >= 2]
         no_decay = [p for p in trainable if p.ndim < 2]
         return torch.optim.AdamW(
@@ -623,7 +729,11 @@ class Trainer:
     def loader(self, rows: list[dict], batches: list[list[int]]) -> DataLoader:
         return DataLoader(
             SpeechDataset(
-                rows, (self.args.vtlp, self.args.vtlp_max), self.args.narrowband, self.args.device_features
+                rows,
+                (self.args.vtlp, self.args.vtlp_max),
+                self.args.narrowband,
+                self.args.device_features,
+                self.voice_ids,
             ),
             batch_sampler=batches,
             collate_fn=collate,
@@ -698,6 +808,7 @@ class Trainer:
                         loss_per_char=round(per_char, 4),
                         lr=round(self.opt.param_groups[0]["lr"], 6),
                         utt_per_s=round(utts_window / dt, 2),
+                        **self._adversary_fields(),
                     )
                     bar.set_postfix(loss=f"{np.mean(loss_window):.3f}")
                     t_window, utts_window, loss_window, chars_window, nats_window = (
@@ -717,7 +828,7 @@ class Trainer:
                     self.evaluate()
                     self.snapshot()
                 if self.stop_requested or time.monotonic() - last_save > args.save_minutes * 60:
-                    save_training_state(self.out / "last.pt", self.model, self.opt, s)
+                    save_training_state(self.out / "last.pt", self.model, self.opt, s, self.adversary_state())
                     last_save = time.monotonic()
                 if self.stop_requested:
                     self.log("stopped", step=s["step"], epoch=s["epoch"])
@@ -725,7 +836,7 @@ class Trainer:
             s["epoch"] += 1
             s["batch_in_epoch"] = 0
             self.evaluate()
-            save_training_state(self.out / "last.pt", self.model, self.opt, s)
+            save_training_state(self.out / "last.pt", self.model, self.opt, s, self.adversary_state())
             last_save = time.monotonic()
 
     def time_progress(self) -> float:
@@ -770,6 +881,12 @@ class Trainer:
                     self.teacher, batch["feats"], batch["feat_lens"], chunk, left, self.bf16
                 )
             loss = loss + args.distill_weight * distillation_loss(log_probs, teacher, out_lens)
+        if self.adversary is not None:  # --adversary-weight: the voice classifier, through the reversal
+            adv_loss, accuracy = voice_adversary_loss(
+                self.adversary, self.block_output, out_lens, batch["voices"], args.adversary_weight
+            )
+            self.adversary_window.append((float(adv_loss.detach()), accuracy))
+            loss = loss + adv_loss
         self.opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(self.model.parameters(), args.clip)
@@ -777,6 +894,14 @@ class Trainer:
         s["step"] += 1
         s["train_seconds"] += time.monotonic() - t0
         return float(loss.detach())
+
+    def _adversary_fields(self) -> dict:
+        """The voice classifier's mean loss and accuracy since the last log line (none without one)."""
+        if self.adversary is None or not self.adversary_window:
+            return {}
+        loss, accuracy = np.mean(self.adversary_window, axis=0)
+        self.adversary_window = []
+        return {"voice_loss": round(float(loss), 4), "voice_accuracy": round(float(accuracy), 3)}
 
     def snapshot(self) -> None:
         s = self.state
@@ -803,7 +928,7 @@ class Trainer:
         )
         if wer < s["best_wer"]:
             s["best_wer"] = wer
-            save_training_state(self.out / "best.pt", self.model, self.opt, s)
+            save_training_state(self.out / "best.pt", self.model, self.opt, s, self.adversary_state())
 
 
 def parse_args() -> argparse.Namespace:
@@ -875,6 +1000,19 @@ def parse_args() -> argparse.Namespace:
         type=float,
         default=1.0,
         help="× the KL to --distill-from beside the CTC loss (the logged loss is their sum)",
+    )
+    p.add_argument(
+        "--adversary-weight",
+        type=float,
+        default=0.0,
+        help="voice-adversarial training: a classifier guesses the training voice from one block's "
+        "output and that block and those below get its gradient × −this (VoiceAdversary); 0: off",
+    )
+    p.add_argument(
+        "--adversary-block",
+        type=int,
+        default=3,
+        help="the block (0 = lowest) whose output the voice classifier reads",
     )
     p.add_argument("--epochs", type=int, default=100)
     p.add_argument("--passes", type=int, default=1, help="passes over the training rows per epoch")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from pathlib import Path
@@ -392,3 +393,112 @@ def test_init_refuses_to_narrow_or_reshape_the_checkpoint(tmp_path, monkeypatch,
         train_asr.parse_args()
     assert exit_info.value.code == 2
     assert "--init keeps the checkpoint's architecture: drop --n_layers" in capsys.readouterr().err
+
+
+def test_gradient_reversal_is_the_identity_forward_and_flips_and_scales_the_gradient():
+    x = torch.randn(3, 4, requires_grad=True)
+    y = train_asr.GradientReversal.apply(x, 0.5)
+    assert torch.equal(y, x)
+    (y * torch.arange(4.0)).sum().backward()
+    assert torch.allclose(x.grad, -0.5 * torch.arange(4.0).expand(3, 4))
+
+
+def test_voice_adversary_reads_only_valid_frames_and_leaves_unknown_voices_out():
+    torch.manual_seed(0)
+    adversary = train_asr.VoiceAdversary(d_model=8, n_voices=3)
+    hidden = torch.randn(2, 5, 8)  # (B, T', D)
+    lens = torch.tensor([5, 3])
+    padded = hidden.clone()
+    padded[1, 3:] = 100.0  # past utterance 1's end
+    assert torch.allclose(adversary(hidden, lens), adversary(padded, lens))
+    loss, _ = train_asr.voice_adversary_loss(
+        adversary, hidden, lens, torch.tensor([2, train_asr.NO_VOICE]), 1.0
+    )
+    alone, _ = train_asr.voice_adversary_loss(adversary, hidden[:1], lens[:1], torch.tensor([2]), 1.0)
+    assert float(loss.detach()) == pytest.approx(float(alone.detach()))
+    none = torch.tensor([train_asr.NO_VOICE, train_asr.NO_VOICE])
+    assert float(train_asr.voice_adversary_loss(adversary, hidden, lens, none, 1.0)[0].detach()) == 0.0
+
+
+def voice_data(tmp_path: Path) -> Path:
+    """data/train: four utterances of two voices, two each."""
+    train = tmp_path / "data" / "train"
+    train.mkdir(parents=True)
+    rows = speech_rows(train, (1.2, 0.9, 1.0, 1.1))
+    for i, row in enumerate(rows):
+        row["voice"] = f"espeak:en+m{i % 2}"
+    (train / "manifest.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return tmp_path / "data"
+
+
+def adversary_trainer(tmp_path: Path, monkeypatch, weight: float, block: int = 3) -> train_asr.Trainer:
+    argv = ["train_asr.py", "--data", str(tmp_path / "data"), "--out", str(tmp_path / f"run{weight}")]
+    argv += ["--init", str(CHECKPOINT), "--warmup", "1", "--lr", "1e-3", "--precision", "fp32"]
+    argv += ["--adversary-weight", str(weight), "--adversary-block", str(block)]
+    monkeypatch.setattr(sys, "argv", argv)
+    trainer = train_asr.Trainer(train_asr.parse_args())
+    trainer.build()
+    return trainer
+
+
+def test_the_voice_classifier_s_gradient_reaches_only_the_blocks_below_it_reversed(tmp_path, monkeypatch):
+    """One backward pass of the voice loss alone: the classifier learns to guess the voice, block 3 and
+    those below get the opposite of that gradient times the weight, blocks 4-7 and the CTC head none."""
+    if not CHECKPOINT.is_file():
+        pytest.skip(f"no recognizer checkpoint at {CHECKPOINT}")
+    data = voice_data(tmp_path)
+    trainer = adversary_trainer(tmp_path, monkeypatch, weight=0.5)
+    assert trainer.voice_ids == {"espeak:en+m0": 0, "espeak:en+m1": 1}
+    rows = train_asr.read_manifest(data / "train")
+    batch = train_asr.collate(
+        [train_asr.SpeechDataset(rows, voice_ids=trainer.voice_ids)[i] for i in range(4)]
+    )
+    assert batch["voices"].tolist() == [0, 1, 0, 1]
+    model = trainer.model.eval()
+    grads = {}
+    for scale in (0.5, -1.0):  # -1: the plain gradient of the classifier's loss, for the sign
+        model.zero_grad()
+        _, out_lens = model(batch["feats"], batch["feat_lens"])
+        loss, _ = train_asr.voice_adversary_loss(
+            trainer.adversary, trainer.block_output, out_lens, batch["voices"], scale
+        )
+        loss.backward()
+        grads[scale] = {n: None if p.grad is None else p.grad.clone() for n, p in model.named_parameters()}
+    low = next(n for n in grads[0.5] if n.startswith("blocks.3.") and n.endswith("weight"))
+    assert grads[0.5][low] is not None and grads[0.5][low].abs().sum() > 0
+    assert torch.allclose(grads[0.5][low], -0.5 * grads[-1.0][low], atol=1e-7)
+    above = [n for n in grads[0.5] if n.startswith(("blocks.4.", "blocks.7.", "head."))]
+    assert above and all(grads[0.5][n] is None or not grads[0.5][n].any() for n in above)
+
+
+def test_an_adversarial_step_trains_the_classifier_and_resuming_restores_it(tmp_path, monkeypatch):
+    if not CHECKPOINT.is_file():
+        pytest.skip(f"no recognizer checkpoint at {CHECKPOINT}")
+    data = voice_data(tmp_path)
+    trainer = adversary_trainer(tmp_path, monkeypatch, weight=0.5)
+    rows = train_asr.read_manifest(data / "train")
+    batch = train_asr.collate(
+        [train_asr.SpeechDataset(rows, voice_ids=trainer.voice_ids)[i] for i in range(4)]
+    )
+    before = {k: v.clone() for k, v in trainer.adversary.state_dict().items()}
+    for _ in range(3):
+        trainer.step(dict(batch), random.Random(0), torch.Generator().manual_seed(0))
+    after = trainer.adversary.state_dict()
+    assert any(not torch.equal(before[k], after[k]) for k in before)
+    fields = trainer._adversary_fields()
+    assert set(fields) == {"voice_loss", "voice_accuracy"} and 0 <= fields["voice_accuracy"] <= 1
+    path = trainer.out / "last.pt"
+    train_asr.save_training_state(path, trainer.model, trainer.opt, trainer.state, trainer.adversary_state())
+    monkeypatch.setattr(sys, "argv", [*sys.argv, "--resume"])
+    resumed = train_asr.Trainer(train_asr.parse_args())
+    resumed.build()
+    assert resumed.voice_ids == trainer.voice_ids
+    assert all(torch.equal(v, resumed.adversary.state_dict()[k]) for k, v in after.items())
+
+
+def test_an_adversary_block_the_network_lacks_is_refused(tmp_path, monkeypatch):
+    if not CHECKPOINT.is_file():
+        pytest.skip(f"no recognizer checkpoint at {CHECKPOINT}")
+    voice_data(tmp_path)
+    with pytest.raises(SystemExit, match="blocks are 0-7"):
+        adversary_trainer(tmp_path, monkeypatch, weight=0.5, block=8)
