@@ -324,6 +324,16 @@ def test_distillation_loss_is_zero_for_the_teachers_own_outputs_and_ignores_padd
     )
 
 
+def fine_tune_trainer(tmp_path: Path, monkeypatch, run: str, extra: list[str]) -> train_asr.Trainer:
+    """A built Trainer fine-tuning the shipped checkpoint on tmp_path/data into tmp_path/run, plus `extra`."""
+    argv = ["train_asr.py", "--data", str(tmp_path / "data"), "--out", str(tmp_path / run)]
+    argv += ["--init", str(CHECKPOINT), "--warmup", "1", "--lr", "1e-3", "--precision", "fp32", *extra]
+    monkeypatch.setattr(sys, "argv", argv)
+    trainer = train_asr.Trainer(train_asr.parse_args())
+    trainer.build()
+    return trainer
+
+
 def test_distill_from_holds_a_step_to_the_teacher(tmp_path, monkeypatch):
     """The same step from the same start, with and without the KL to the start checkpoint: the
     anchored step moves the weights less far from it, and the teacher itself is left untouched."""
@@ -333,12 +343,8 @@ def test_distill_from_holds_a_step_to_the_teacher(tmp_path, monkeypatch):
     batch = train_asr.collate([train_asr.SpeechDataset(rows)[i] for i in range(2)])
     distance = {}
     for weight in (0.0, 50.0):
-        argv = ["train_asr.py", "--data", str(tmp_path / "data"), "--out", str(tmp_path / f"run{weight}")]
-        argv += ["--init", str(CHECKPOINT), "--warmup", "1", "--lr", "1e-3", "--precision", "fp32"]
-        argv += ["--distill-from", str(CHECKPOINT), "--distill-weight", str(weight)]
-        monkeypatch.setattr(sys, "argv", argv)
-        trainer = train_asr.Trainer(train_asr.parse_args())
-        trainer.build()
+        extra = ["--distill-from", str(CHECKPOINT), "--distill-weight", str(weight)]
+        trainer = fine_tune_trainer(tmp_path, monkeypatch, f"run{weight}", extra)
         teacher_before = {k: v.clone() for k, v in trainer.teacher.state_dict().items()}
         for _ in range(3):
             trainer.step(dict(batch), random.Random(0), torch.Generator().manual_seed(0))
@@ -432,13 +438,8 @@ def voice_data(tmp_path: Path) -> Path:
 
 
 def adversary_trainer(tmp_path: Path, monkeypatch, weight: float, block: int = 3) -> train_asr.Trainer:
-    argv = ["train_asr.py", "--data", str(tmp_path / "data"), "--out", str(tmp_path / f"run{weight}")]
-    argv += ["--init", str(CHECKPOINT), "--warmup", "1", "--lr", "1e-3", "--precision", "fp32"]
-    argv += ["--adversary-weight", str(weight), "--adversary-block", str(block)]
-    monkeypatch.setattr(sys, "argv", argv)
-    trainer = train_asr.Trainer(train_asr.parse_args())
-    trainer.build()
-    return trainer
+    extra = ["--adversary-weight", str(weight), "--adversary-block", str(block)]
+    return fine_tune_trainer(tmp_path, monkeypatch, f"run{weight}", extra)
 
 
 def test_the_voice_classifier_s_gradient_reaches_only_the_blocks_below_it_reversed(tmp_path, monkeypatch):
