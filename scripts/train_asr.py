@@ -19,7 +19,7 @@ step, epoch) is written every few minutes; `best.pt` holds the lowest dev WER so
 checkpoint and a fine-tune: weight-space averaging is known to hold up better on data unlike the
 training data than either end). `--init X --ff_mult 8` fine-tunes a wider network that starts out
 computing exactly what X does (`widen_feed_forward`; its start is kept as `snapshots/step_000000.pt`).
-`--adversary-weight W` adds voice-adversarial training (`VoiceAdversary`, for the unheard voices).
+`--adversary-weight W` adds voice-adversarial training (`VoiceAdversary`; tried once, not shipped).
 The training manifest is re-read at every epoch start, so shards still being synthesized join the
 next epoch.
 """
@@ -387,7 +387,9 @@ def distillation_loss(student: torch.Tensor, teacher: torch.Tensor, out_lens: to
 # classifier guesses the training voice from one block's output; its gradient reaches the blocks
 # below reversed (Ganin & Lempitsky 2015; speaker-invariant training, Meng et al. 2018), so they
 # learn to keep what says the words and drop what says the voice. Training only: the exported
-# checkpoint holds the recognizer alone.
+# checkpoint holds the recognizer alone. Tried once (forty-second session, weight 0.5 on block 3):
+# against a control run, test_synth moved inside the noise and real actors (`drascula`) got worse;
+# models/asr/HISTORY.md.
 NO_VOICE = -1  # a row whose voice the classifier has no class for (a shard that joined later)
 
 
