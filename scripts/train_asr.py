@@ -60,6 +60,7 @@ from assistant.asr.model import (  # noqa: E402
     ConformerCTC,
     load_checkpoint,
     load_weights,
+    padding_mask,
     save_checkpoint,
 )
 from assistant.asr.recognizer import transcribe_batch  # noqa: E402
@@ -377,8 +378,7 @@ def distillation_loss(student: torch.Tensor, teacher: torch.Tensor, out_lens: to
     utterance: the scale of the CTC loss beside it. Both (B, T', V) log-probs."""
     teacher, student = teacher.float(), student.float()
     kl = (teacher.exp() * (teacher - student)).sum(-1)  # (B, T')
-    valid = torch.arange(kl.shape[1], device=kl.device)[None, :] < out_lens[:, None]  # (B, T')
-    return (kl * valid).sum() / len(out_lens)
+    return (kl * padding_mask(out_lens, kl.shape[1])).sum() / len(out_lens)
 
 
 # Voice-adversarial training (`--adversary-weight`): the held-out voices of other engines (flite
@@ -416,7 +416,7 @@ class VoiceAdversary(torch.nn.Module):
         )
 
     def forward(self, hidden: torch.Tensor, out_lens: torch.Tensor) -> torch.Tensor:
-        valid = torch.arange(hidden.shape[1], device=hidden.device)[None, :] < out_lens[:, None]  # (B, T')
+        valid = padding_mask(out_lens, hidden.shape[1])  # (B, T')
         pooled = (hidden.float() * valid[..., None]).sum(1) / out_lens.clamp(min=1)[:, None]  # (B, D)
         return self.net(pooled)  # (B, n_voices)
 

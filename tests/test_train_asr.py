@@ -437,6 +437,12 @@ def voice_data(tmp_path: Path) -> Path:
     return tmp_path / "data"
 
 
+def voice_batch(data: Path, voice_ids: dict[str, int]) -> dict[str, torch.Tensor]:
+    """voice_data's four utterances as one batch, with their voice classes."""
+    rows = train_asr.read_manifest(data / "train")
+    return train_asr.collate([train_asr.SpeechDataset(rows, voice_ids=voice_ids)[i] for i in range(4)])
+
+
 def adversary_trainer(tmp_path: Path, monkeypatch, weight: float, block: int = 3) -> train_asr.Trainer:
     extra = ["--adversary-weight", str(weight), "--adversary-block", str(block)]
     return fine_tune_trainer(tmp_path, monkeypatch, f"run{weight}", extra)
@@ -450,10 +456,7 @@ def test_the_voice_classifier_s_gradient_reaches_only_the_blocks_below_it_revers
     data = voice_data(tmp_path)
     trainer = adversary_trainer(tmp_path, monkeypatch, weight=0.5)
     assert trainer.voice_ids == {"espeak:en+m0": 0, "espeak:en+m1": 1}
-    rows = train_asr.read_manifest(data / "train")
-    batch = train_asr.collate(
-        [train_asr.SpeechDataset(rows, voice_ids=trainer.voice_ids)[i] for i in range(4)]
-    )
+    batch = voice_batch(data, trainer.voice_ids)
     assert batch["voices"].tolist() == [0, 1, 0, 1]
     model = trainer.model.eval()
     grads = {}
@@ -477,10 +480,7 @@ def test_an_adversarial_step_trains_the_classifier_and_resuming_restores_it(tmp_
         pytest.skip(f"no recognizer checkpoint at {CHECKPOINT}")
     data = voice_data(tmp_path)
     trainer = adversary_trainer(tmp_path, monkeypatch, weight=0.5)
-    rows = train_asr.read_manifest(data / "train")
-    batch = train_asr.collate(
-        [train_asr.SpeechDataset(rows, voice_ids=trainer.voice_ids)[i] for i in range(4)]
-    )
+    batch = voice_batch(data, trainer.voice_ids)
     before = {k: v.clone() for k, v in trainer.adversary.state_dict().items()}
     for _ in range(3):
         trainer.step(dict(batch), random.Random(0), torch.Generator().manual_seed(0))
