@@ -87,14 +87,12 @@ class LatencyLog:
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def write(self, turn: Turn) -> dict:
-        record = turn_record(turn)
+    def append(self, record: dict) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.path, "a", encoding="utf-8") as f:
             f.write(json.dumps(record) + "\n")
             f.flush()
             os.fsync(f.fileno())
-        return record
 
 
 def read_records(path: Path, last: int | None = None) -> list[dict]:

@@ -44,7 +44,7 @@ from assistant.frames import (
 )
 from assistant.llm import LocalLlm
 from assistant.memory import Memory
-from assistant.metrics import LatencyLog
+from assistant.metrics import LatencyLog, turn_record
 from assistant.prompt import build_messages, window
 from assistant.stage import Stage
 from assistant.tts import ClauseSplitter, PiperTts
@@ -497,13 +497,23 @@ class Pipeline:
         if "turn_end" in turn.marks:
             return  # already finished (an interrupt raced the last clause)
         turn.mark("turn_end")
-        heard = " ".join(turn.played_clauses) if (turn.interrupted and self.speaks) else turn.answer_text
-        if heard.strip() or turn.interrupted:
-            await self.remember("assistant", heard.strip(), interrupted=turn.interrupted)
-        record = self.latency_log.write(turn)
-        self.observer.turn_done(turn, record)
-        self.observer.state("listening")
-        self._done[turn.id].set()
+        record = turn_record(turn)  # one reading of `interrupted` for the memory and the log alike
+        interrupted = record["interrupted"]
+        heard = (" ".join(turn.played_clauses) if (interrupted and self.speaks) else turn.answer_text).strip()
+
+        def write():
+            if heard or interrupted:
+                self.memory.add("assistant", heard, interrupted=interrupted)
+            self.latency_log.append(record)
+
+        try:
+            # One job on the memory thread: once begun, the row and the log line are both written even
+            # if this task is cancelled (shutdown in the middle of a barge-in).
+            await asyncio.get_running_loop().run_in_executor(self._memory_thread, write)
+            self.observer.turn_done(turn, record)
+            self.observer.state("listening")
+        finally:
+            self._done[turn.id].set()
 
     async def _stage_failed(self, frame: Frame, err: Exception) -> None:
         """A crash inside one turn: report it in one line, end the turn, keep the assistant alive."""

@@ -54,7 +54,7 @@ def test_mark_keeps_the_first_timestamp():
 
 def test_record_schema_and_derived_durations(tmp_path):
     log = metrics.LatencyLog(tmp_path / "sub" / "latency.jsonl")
-    log.write(_turn(1, VOICE_TURN))
+    log.append(metrics.turn_record(_turn(1, VOICE_TURN)))
     record = json.loads((tmp_path / "sub" / "latency.jsonl").read_text())
     assert set(record) == {
         "schema",
@@ -90,7 +90,7 @@ def test_summary_percentiles_and_torn_last_line(tmp_path):
     path = tmp_path / "latency.jsonl"
     log = metrics.LatencyLog(path)
     for i in range(1, 21):
-        log.write(_turn(i, {"turn_start": 0, "prompt_built": i, "turn_end": 100}))
+        log.append(metrics.turn_record(_turn(i, {"turn_start": 0, "prompt_built": i, "turn_end": 100})))
     with open(path, "a") as f:
         f.write('{"schema": 1, "tur')  # a crash mid-write
     records = metrics.read_records(path, last=10)

@@ -198,6 +198,38 @@ def test_rapid_interrupts_leave_no_tasks_behind(tmp_path, n):
     assert [t.role for t in stored].count("user") == n + 1
 
 
+def test_a_reply_ended_as_its_task_is_cancelled_is_in_memory_and_the_log_alike(tmp_path):
+    """Shutdown may cancel a barge-in half way through ending the turn: the reply's memory row and
+    its latency line are written together (the 100-barge-in test once found a row with no line)."""
+    cfg = _config(tmp_path, max_answer_tokens=64)
+
+    async def body(pipe):
+        turn = await pipe.submit("Count from one to twenty.")
+        assert await _until(lambda: "llm_first_token" in turn.marks, 60)
+        gate = threading.Event()
+        pipe._memory_thread.submit(gate.wait, 30)  # the turn's writes queue behind this job
+        ending = asyncio.create_task(pipe.interrupt())
+        assert await _until(lambda: "turn_end" in turn.marks, 10)
+        ending.cancel()
+        gate.set()
+        with pytest.raises(asyncio.CancelledError):
+            await ending
+        await pipe.wait(turn, 10)  # its waiters are woken all the same
+
+    asyncio.run(_session(cfg, body, speak=False))
+    assert [(t.role, t.interrupted) for t in _stored(cfg)] == [("user", False), ("assistant", True)]
+    assert [(r["turn"], r["interrupted"]) for r in _log(cfg)] == [(1, True)]
+
+
+async def _until(condition, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.01)
+    return True
+
+
 class _PieceTimes(pipeline_mod.QuietObserver):
     def __init__(self):
         self.times: list[int] = []
