@@ -26,6 +26,7 @@ the speaker for `record_speaker`) and waits until audio flows before handing the
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -385,3 +386,13 @@ def load_script(name: str):
     sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
+
+
+async def wait_until(condition, timeout: float) -> bool:
+    """Poll `condition()` on the event loop until it holds (True) or `timeout` seconds pass (False)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.02)
+    return True

@@ -27,7 +27,7 @@ from types import SimpleNamespace
 import conftest
 import numpy as np
 import pytest
-from conftest import load_script
+from conftest import load_script, wait_until
 
 from assistant.audio.echo import PassThrough
 from assistant.bargein import (
@@ -119,15 +119,6 @@ async def answered(live, turn) -> None:
     if turn.interrupted:
         assert await wait_until(lambda: live.pipe.current is not turn, 15.0), "the question was lost"
     await idle(live)
-
-
-async def wait_until(condition, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        await asyncio.sleep(0.02)
-    return True
 
 
 # --- (a) its own voice never interrupts it ---------------------------------------------------------

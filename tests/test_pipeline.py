@@ -12,6 +12,7 @@ import time
 
 import numpy as np
 import pytest
+from conftest import wait_until
 
 from assistant import pipeline as pipeline_mod
 from assistant.config import Config, LlmConfig, MemoryConfig, MetricsConfig
@@ -205,11 +206,11 @@ def test_a_reply_ended_as_its_task_is_cancelled_is_in_memory_and_the_log_alike(t
 
     async def body(pipe):
         turn = await pipe.submit("Count from one to twenty.")
-        assert await _until(lambda: "llm_first_token" in turn.marks, 60)
+        assert await wait_until(lambda: "llm_first_token" in turn.marks, 60)
         gate = threading.Event()
         pipe._memory_thread.submit(gate.wait, 30)  # the turn's writes queue behind this job
         ending = asyncio.create_task(pipe.interrupt())
-        assert await _until(lambda: "turn_end" in turn.marks, 10)
+        assert await wait_until(lambda: "turn_end" in turn.marks, 10)
         ending.cancel()
         gate.set()
         with pytest.raises(asyncio.CancelledError):
@@ -219,15 +220,6 @@ def test_a_reply_ended_as_its_task_is_cancelled_is_in_memory_and_the_log_alike(t
     asyncio.run(_session(cfg, body, speak=False))
     assert [(t.role, t.interrupted) for t in _stored(cfg)] == [("user", False), ("assistant", True)]
     assert [(r["turn"], r["interrupted"]) for r in _log(cfg)] == [(1, True)]
-
-
-async def _until(condition, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        await asyncio.sleep(0.01)
-    return True
 
 
 class _PieceTimes(pipeline_mod.QuietObserver):
