@@ -368,7 +368,12 @@ class Pipeline:
             self.memory.add(role, text, interrupted=interrupted)
             return self.memory.recent(recent) if recent else []
 
-        return await asyncio.get_running_loop().run_in_executor(self._memory_thread, write)
+        return await asyncio.shield(self._on_memory_thread(write))
+
+    def _on_memory_thread(self, job) -> asyncio.Future:
+        # Callers shield writes: cancelling a plain run_in_executor future also cancels the job if the
+        # thread has not reached it yet, and a turn would be lost without a word.
+        return asyncio.get_running_loop().run_in_executor(self._memory_thread, job)
 
     async def submit(self, text: str, marks: dict[str, int] | None = None) -> Turn:
         """Start a turn from the user's final text; earlier marks (speech, ASR) come along."""
@@ -506,14 +511,18 @@ class Pipeline:
                 self.memory.add("assistant", heard, interrupted=interrupted)
             self.latency_log.append(record)
 
+        # One shielded job on the memory thread: the row and the log line are both written even if this
+        # task is cancelled before the thread gets to them (shutdown in the middle of a barge-in).
+        written = self._on_memory_thread(write)
         try:
-            # One job on the memory thread: once begun, the row and the log line are both written even
-            # if this task is cancelled (shutdown in the middle of a barge-in).
-            await asyncio.get_running_loop().run_in_executor(self._memory_thread, write)
+            await asyncio.shield(written)
             self.observer.turn_done(turn, record)
             self.observer.state("listening")
         finally:
-            self._done[turn.id].set()
+            if written.done():
+                self._done[turn.id].set()
+            else:  # cancelled first: waiters wake once the row is in
+                written.add_done_callback(lambda _: self._done[turn.id].set())
 
     async def _stage_failed(self, frame: Frame, err: Exception) -> None:
         """A crash inside one turn: report it in one line, end the turn, keep the assistant alive."""
