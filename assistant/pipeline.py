@@ -338,9 +338,8 @@ class Pipeline:
     async def open(self) -> None:
         """Load the models in parallel off the loop, open the database on its own thread, start the stages."""
         self._memory_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory")
-        loop = asyncio.get_running_loop()
         builds = [
-            loop.run_in_executor(self._memory_thread, self.memory.build),
+            self._on_memory_thread(self.memory.build),
             asyncio.to_thread(self.llm.build),
         ]
         if self.tts is not None:
@@ -370,10 +369,10 @@ class Pipeline:
 
         return await asyncio.shield(self._on_memory_thread(write))
 
-    def _on_memory_thread(self, job) -> asyncio.Future:
-        # Callers shield writes: cancelling a plain run_in_executor future also cancels the job if the
-        # thread has not reached it yet, and a turn would be lost without a word.
-        return asyncio.get_running_loop().run_in_executor(self._memory_thread, job)
+    def _on_memory_thread(self, job, *args) -> asyncio.Future:
+        """Every use of the database goes through its one thread. Callers shield writes: cancelling this
+        future also cancels the job if the thread has not reached it yet, and a turn would be lost."""
+        return asyncio.get_running_loop().run_in_executor(self._memory_thread, job, *args)
 
     async def submit(self, text: str, marks: dict[str, int] | None = None) -> Turn:
         """Start a turn from the user's final text; earlier marks (speech, ASR) come along."""
@@ -434,7 +433,7 @@ class Pipeline:
         self._done[turn.id].set()
 
     async def _recent(self, n: int) -> list:
-        return await asyncio.get_running_loop().run_in_executor(self._memory_thread, self.memory.recent, n)
+        return await self._on_memory_thread(self.memory.recent, n)
 
     def prepare(self, partial: str) -> None:
         """The user is still talking and `partial` is what was recognized so far: prefill the LLM, in
@@ -541,7 +540,7 @@ class Pipeline:
         for stage in self.stages:
             await stage.stop()
         if self._memory_thread is not None:
-            await asyncio.get_running_loop().run_in_executor(self._memory_thread, self.memory.close)
+            await self._on_memory_thread(self.memory.close)
             self._memory_thread.shutdown(wait=True)
         close = getattr(self.sink, "close", None)
         if close is not None:
