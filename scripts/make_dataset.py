@@ -30,7 +30,10 @@ opt-in and goes in shards of its own beside an existing dataset, e.g.
     python scripts/make_dataset.py --out /work/data/asr --engines kokoro --train 2000 --dev 0 --test 200
 
 writes ``train/shard_kokoro_*`` (read by the trainer with the rest) and ``test_kokoro/`` (held-out
-Kokoro voices speaking held-out sentences: an evaluation set of natural-sounding voices).
+Kokoro voices speaking held-out sentences: an evaluation set of natural-sounding voices). Data made
+in an ``--out`` of its own takes the main dataset's split with
+``--sentences-from /work/data/asr/sentences.json``; without it, it draws its own split and some of
+its training sentences are the main dataset's held-out ones.
 
 ``--engines pico`` adds SVOX Pico's two English voices (py-nanotts, a dev extra) the same way, in
 ``train/shard_pico_*``; both train, so ``--test 0``. It is as cheap as espeak-ng.
@@ -292,10 +295,31 @@ def unseen_by(lm_path: Path):
     return lambda label: any(ngram < 2 for _, ngram, _ in model.full_scores(label))
 
 
-def load_or_build_sentences(out: Path, seed: int, n_heldout: int, heldout_ok=None) -> dict:
+def load_or_build_sentences(
+    out: Path, seed: int, n_heldout: int, heldout_ok=None, sentences_from: Path | None = None
+) -> dict:
     """{"train": {source: [...]}, "dev": {...}, "test": {...}, "counts": {...}}, built once and cached.
-    ``heldout_ok(label)``, if given, limits the held-out sentences to those it accepts."""
+    ``heldout_ok(label)``, if given, limits the held-out sentences to those it accepts.
+    ``sentences_from``, another dataset's sentences.json, is taken as it is: data made beside an
+    existing dataset must not draw its own split, or it trains on that dataset's held-out sentences."""
     path = out / "sentences.json"
+    if sentences_from is not None:
+        try:
+            given = sentences_from.read_text()
+            split = json.loads(given)
+        except (OSError, ValueError) as exc:
+            raise SystemExit(f"error: --sentences-from {sentences_from}: cannot read it ({exc})") from None
+        if not {"train", "dev", "test"} <= set(split):
+            raise SystemExit(
+                f"error: --sentences-from {sentences_from}: not a sentences.json (no train/dev/test)"
+            )
+        if path.exists() and json.loads(path.read_text()) != split:
+            raise SystemExit(
+                f"error: {path} holds another split than {sentences_from}; "
+                "use a fresh --out or drop --sentences-from"
+            )
+        out.mkdir(parents=True, exist_ok=True)
+        path.write_text(given)
     if path.exists():
         return json.loads(path.read_text())
     rng = random.Random(seed)
@@ -894,6 +918,13 @@ def main() -> None:
         "from, so a model trained on an earlier split is still measured on unseen sentences",
     )
     p.add_argument(
+        "--sentences-from",
+        type=Path,
+        metavar="SENTENCES_JSON",
+        help="take the sentence split of another dataset (its sentences.json) instead of drawing one, "
+        "for data made in its own --out that trains beside that dataset",
+    )
+    p.add_argument(
         "--short",
         action="store_true",
         help="utterances of 1-3 words cut from the sentences, in shards of their own (shard_short_*)",
@@ -924,7 +955,9 @@ def main() -> None:
     if "kokoro" in engines:
         fetch_kokoro_voices(args.out)
     heldout_ok = unseen_by(args.heldout_unseen_by) if args.heldout_unseen_by else None
-    data = load_or_build_sentences(args.out, args.seed, args.heldout_sentences, heldout_ok)
+    data = load_or_build_sentences(
+        args.out, args.seed, args.heldout_sentences, heldout_ok, sentences_from=args.sentences_from
+    )
     print(f"sentences: {data['counts']}", flush=True)
     load_rirs(args.out, args.seed)
     plan = [

@@ -200,6 +200,26 @@ def test_heldout_sentences_only_where_allowed(tmp_path, monkeypatch):
     assert len(data["dev"]["b"]) == 1  # only 102 and 105 are acceptable: one each
 
 
+def test_sentences_from_takes_another_datasets_split(tmp_path, monkeypatch):
+    """--sentences-from: a dataset in its own --out trains on the main one's training sentences only,
+    whatever its seed; a different split already there, or a file that is no split, is refused."""
+    pool = {"a": [(f"w{i}", f"s{i}", f"label {i}") for i in range(60)]}
+    monkeypatch.setattr(md, "build_sentences", lambda rng: {k: list(v) for k, v in pool.items()})
+    md.load_or_build_sentences(tmp_path / "main", seed=1, n_heldout=20)
+    main_split = tmp_path / "main" / "sentences.json"
+    main = json.loads(main_split.read_text())
+    extra = md.load_or_build_sentences(tmp_path / "extra", seed=44, n_heldout=20, sentences_from=main_split)
+    assert extra == main
+    drawn = md.load_or_build_sentences(tmp_path / "drawn", seed=44, n_heldout=20)
+    assert drawn["dev"] != main["dev"]  # what happened to kokoro44: its own seed, its own split
+    with pytest.raises(SystemExit, match="another split"):
+        md.load_or_build_sentences(tmp_path / "drawn", seed=44, n_heldout=20, sentences_from=main_split)
+    (tmp_path / "bad.json").write_text('{"counts": {}}')
+    for given, message in (("bad.json", "not a sentences.json"), ("none.json", "cannot read it")):
+        with pytest.raises(SystemExit, match=message):
+            md.load_or_build_sentences(tmp_path / "x", seed=1, n_heldout=20, sentences_from=tmp_path / given)
+
+
 def test_unseen_by_the_shipped_language_model():
     """A sentence with a bigram the LM lacks cannot be one it was built from; a training one can."""
     pytest.importorskip("kenlm")
