@@ -313,13 +313,15 @@ def load_or_build_sentences(
             raise SystemExit(
                 f"error: --sentences-from {sentences_from}: not a sentences.json (no train/dev/test)"
             )
-        if path.exists() and json.loads(path.read_text()) != split:
+        if not path.exists():
+            out.mkdir(parents=True, exist_ok=True)
+            path.write_text(given)
+        elif json.loads(path.read_text()) != split:
             raise SystemExit(
                 f"error: {path} holds another split than {sentences_from}; "
                 "use a fresh --out or drop --sentences-from"
             )
-        out.mkdir(parents=True, exist_ok=True)
-        path.write_text(given)
+        return split
     if path.exists():
         return json.loads(path.read_text())
     rng = random.Random(seed)
