@@ -189,7 +189,7 @@ def uncut_long_answers(
     latency_ms: int = 20,
     moves: tuple[tuple[float, int], ...] = (),
     cuts_allowed: int = 0,
-) -> list[float]:
+) -> tuple[object, list[float]]:
     """Two long answers with the loopback on (`latency_ms`, `Pulse.loopback`) and nobody talking:
     no more than `cuts_allowed` is cut or followed by a turn. `moves`: (s into each answer's
     playback, latency_ms) at which the loopback is loaded again. Returns the bench's result and the
