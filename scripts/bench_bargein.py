@@ -511,7 +511,6 @@ def measure_barge_ins(live: Live, pulse, results: list[BargeInResult]) -> None:
 
 @dataclass
 class AnswersResult:
-    answers: int = 0
     answered: list[int] = field(default_factory=list)  # the answers' turn ids (the latency log's "turn")
     interrupted: int = 0
     extra_turns: int = 0
@@ -521,6 +520,10 @@ class AnswersResult:
     cases: list[dict] = field(default_factory=list)  # each self-interruption, for --details
     # requests heard as more than one turn: the texts of the pieces before the last (`long_answers`)
     split_requests: list[list[str]] = field(default_factory=list)
+
+    @property
+    def answers(self) -> int:
+        return len(self.answered)
 
 
 async def long_answers(live: Live, pulse, question: Speech, m: int, timeout: float = 180.0) -> AnswersResult:
@@ -550,7 +553,6 @@ async def long_answers(live: Live, pulse, question: Speech, m: int, timeout: flo
             result.split_requests.append([t.user_text for t in pieces if t is not turn])
         holds, start = live.pipe.hold.count, time.monotonic()
         await wait_for(lambda turn=turn: "turn_end" in turn.marks, timeout)
-        result.answers += 1
         result.answered.append(turn.id)
         result.interrupted += turn.interrupted
         result.seconds += time.monotonic() - start
