@@ -6,14 +6,17 @@ Only synthetic speech goes in here; recordings of real people are for evaluation
 
 Needs, besides the dev extras: Debian espeak-ng, flite, festival with festvox-kallpc16k,
 festvox-kdlpc16k and festvox-us-slt-hts (its voices), fortunes, wordnet-base, sword-text-web and
-diatheke (its text). `--heldout-unseen-by models/asr/lm.bin` draws the held-out split the shipped
-checkpoint is measured on (the model card).
+diatheke (its text). The held-out split the shipped checkpoint is measured on (the model card) is
+drawn by `--heldout-unseen-by` with the word LM as it was before the thirty-seventh session:
+
+    git show f9d31c3^:models/asr/lm.bin > lm_pre37.bin
+    python scripts/make_dataset.py --out /work/data/asr --train 0 --heldout-unseen-by lm_pre37.bin
 
 Layout under ``--out``::
 
     sentences.json              the sentence pool with its train / held-out split (fixed by --seed)
     versions.jsonl              one line per run: its arguments and the versions of what synthesized
-    rirs.npy                    the bank of room impulse responses, computed once
+    rirs.npz                    the bank of room impulse responses, computed once
     <split>/shard_00012/*.flac  16 kHz mono 16-bit audio
     <split>/shard_00012.jsonl   one line per utterance: {"audio", "text", "voice", "duration"}
     <split>/manifest.jsonl      all finished shards of the split, concatenated at the end
@@ -916,8 +919,9 @@ def main() -> None:
     p.add_argument(
         "--heldout-unseen-by",
         type=Path,
-        help="hold out only sentences this KenLM model (e.g. models/asr/lm.bin) cannot have been built "
-        "from, so a model trained on an earlier split is still measured on unseen sentences",
+        help="hold out only sentences this KenLM model cannot have been built from, so a model trained "
+        "on an earlier split is still measured on unseen sentences; the shipped split is drawn with "
+        "lm.bin before the 37th session (git show f9d31c3^:models/asr/lm.bin; README)",
     )
     p.add_argument(
         "--sentences-from",
