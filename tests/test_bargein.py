@@ -240,7 +240,7 @@ def test_a_request_heard_as_two_turns_is_measured_on_its_last(bench, pulse, asr_
 
     Its words are checked by the last one: where the first answer starts playing before the rest of
     the request does (a machine whose LLM answers within the pause), the gate still takes the echo
-    to be as loud as what plays (and likely learns the user's voice as echo), so the rest's start is lost
+    to be as loud as what plays and learns the user's voice as echo, so the rest's start is lost
     ("again and a night"; README, Barge-in, "What is left")."""
     please, rest = (bench.make_speech(text, tmp_path) for text in ("Please.", bench.LONG_REQUEST[7:]))
     pause = np.zeros(bench.RATE * 4 // 5, np.float32)  # 800 ms
