@@ -858,8 +858,9 @@ def annotate_snr(out: Path) -> None:
         tmp.rename(path)
 
 
-# What the audio depends on beyond the seed. Regenerated with other versions, the same sentences and
-# voices give other samples (the shipped checkpoint made 4 more word errors on the old machine's test_synth).
+# What the audio may depend on beyond the seed: other versions can give other samples for the same
+# draws. (The test_synth differences once put down to them came at least partly from the unseeded
+# room bank, `make_rir_bank`; with the same versions, rebuilds differed in 288 of 600 utterances.)
 DEBIAN_PACKAGES = (
     "espeak-ng", "flite", "festival", "festvox-kallpc16k", "festvox-kdlpc16k", "festvox-us-slt-hts",
     "libsndfile1",
