@@ -32,6 +32,9 @@ Columns, per `[bargein] echo_cancel` mode:
     within 150 ms    barge-ins whose stop latency was at most 150 ms / attempted
     stopped          barge-ins after which the speaker went silent within STOP_WINDOW_S / attempted
     interrupted      of those, turns that were interrupted (the latency log's `interrupted`)
+    question WER     word errors of the questions as recognized (the finals of the utterances that
+                     ended within each question and HEARD_AFTER_S after it, joined) / their words:
+                     the first words of a question over the answer are where the echo path hurts
     self-int.        long answers interrupted, or followed by a turn, with nobody talking / M (an
                      answer cut by its own echo, which then becomes a turn, counts once)
     answer min       minutes of those answers
@@ -64,6 +67,7 @@ from scipy.signal import fftconvolve, resample_poly
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from assistant import config, listen, vad  # noqa: E402
+from assistant.asr.text import normalize  # noqa: E402
 from assistant.audio.files import read_audio, write_wav  # noqa: E402
 from assistant.config import AsrConfig, Config, MemoryConfig, MetricsConfig  # noqa: E402
 from assistant.tts import PiperTts  # noqa: E402
@@ -77,6 +81,7 @@ SILENT_DB = -60.0  # dBFS peak below which a 10 ms frame of the speaker counts a
 QUIET_S = 0.4  # s the speaker must stay silent: longer than a pause between clauses
 WARMUP_S = 6.0  # s an answer plays after the loopback is loaded, before the first barge-in
 SEARCH_S = 1.0  # s after paplay starts within which its sound reaches the microphone
+HEARD_AFTER_S = 1.5  # s after a question's last sound within which its utterances' finals count
 STOP_WINDOW_S = 2.0  # s after the onset within which the speaker must go silent to count as stopped
 STORYTELLER = (
     "You are a storyteller. Whatever the user says, answer with a long story of many short sentences. "
@@ -102,28 +107,29 @@ def load_conftest():
 @dataclass
 class Speech:
     """A WAV to play into the microphone: the file, its audio at 16 kHz, its first and last sound in
-    seconds."""
+    seconds, and the words said ("" where none or unknown)."""
 
     path: Path
     audio: np.ndarray
     onset_s: float
     offset_s: float
+    text: str = ""
 
 
-def _speech(path: Path) -> Speech:
+def _speech(path: Path, text: str = "") -> Speech:
     audio = read_audio(path)  # float32 mono at 16 kHz
     frames = audio[: len(audio) // 80 * 80].reshape(-1, 80)  # 5 ms
     loud = np.flatnonzero(np.abs(frames).max(axis=1) > 10 ** (-40 / 20))
     if not len(loud):
-        return Speech(path, audio, 0.0, 0.0)
-    return Speech(path, audio, float(loud[0]) * 80 / RATE, float(loud[-1] + 1) * 80 / RATE)
+        return Speech(path, audio, 0.0, 0.0, text)
+    return Speech(path, audio, float(loud[0]) * 80 / RATE, float(loud[-1] + 1) * 80 / RATE, text)
 
 
 def make_speech(text: str, folder: Path) -> Speech:
     """espeak-ng says `text` (the user's voice)."""
     path = folder / f"say-{abs(hash(text))}.wav"
     subprocess.run(["espeak-ng", "-w", str(path), text], check=True, capture_output=True, timeout=30)
-    return _speech(path)
+    return _speech(path, text)
 
 
 def make_cough(folder: Path, ms: int = 150, level_db: float = -14.0, seed: int = 0) -> Speech:
@@ -312,6 +318,8 @@ class Live:
     task: asyncio.Task | None = None
     players: list = field(default_factory=list)  # paplay processes to reap
     trace: GateTrace | None = None
+    # every utterance's final transcript, stop phrases and dismissed ones too: (speech end ns, text)
+    finals: list[tuple[int, str]] = field(default_factory=list)
 
     async def start(self, timeout: float = 180.0) -> Live:
         ready = asyncio.Event()
@@ -319,6 +327,13 @@ class Live:
         def on_ready(listener: listen.Listener) -> None:
             listener.pipe.hold = CountingHold()
             self.trace = GateTrace(listener.bargein)
+            utterance_ended = listener.bargein.utterance_ended
+
+            async def noted(text: str, speech_end_ns: int) -> bool:
+                self.finals.append((speech_end_ns, text))
+                return await utterance_ended(text, speech_end_ns)
+
+            listener.bargein.utterance_ended = noted
             self.listener = listener
             ready.set()
 
@@ -449,6 +464,16 @@ class BargeInResult:
     since_release_ms: float | None = None  # the last release of a hold before the onset → the onset
     releases_ms: list[float] = field(default_factory=list)  # holds released in the STOP_WINDOW_S after it
     gate: dict = field(default_factory=dict)  # `GateTrace.at_onset`
+    heard: str | None = None  # the finals of the utterances that ended within the question (+1.5 s)
+
+    def word_errors(self) -> tuple[int, int]:
+        """(word errors, words) of what was heard against the question, all its utterances joined:
+        "Stop." and "What is the capital of Spain?" are two ("stop" ends the answer alone)."""
+        import jiwer  # noqa: PLC0415 (a dev tool, only here)
+
+        said = normalize(self.speech.text)
+        out = jiwer.process_words(said, self.heard or "<nothing>")
+        return out.substitutions + out.deletions + out.insertions, len(said.split())
 
     def details(self) -> dict:
         """This barge-in for --details (and a failing test's message)."""
@@ -459,6 +484,7 @@ class BargeInResult:
             "since_release_ms": self.since_release_ms,
             "releases_ms": self.releases_ms,
             "interrupted": bool(self.turn.interrupted),
+            "heard": self.heard,
             **self.gate,
         }
 
@@ -483,6 +509,13 @@ async def barge_ins(
         started = live.say(pulse, speech)
         await wait_for(lambda turn=turn: "turn_end" in turn.marks, 4.0)
         results.append(BargeInResult(started, speech, turn))
+        # The whole question is said before the next is asked: "Stop." ends the answer alone, and
+        # asking at once put the next question over the rest of this one (the recognizer heard
+        # "what is the capital of the capital of spain", 2026-12-01).
+        # Then its answer starts (the pipe is idle from the interruption to the question's endpoint).
+        player = live.players[-1]
+        await wait_for(lambda player=player: player.poll() is not None, 30.0)
+        await wait_for(lambda: live.pipe.busy, 3.0)
     await asyncio.sleep(QUIET_S + 0.5)  # the recordings catch up
     # In a thread: the assistant runs on this event loop, and seconds of cross-correlation here
     # stalled its listener (the last question's turn then started 5 s late, under the next
@@ -507,6 +540,8 @@ def measure_barge_ins(live: Live, pulse, results: list[BargeInResult]) -> None:
                 round((t - r.onset_ns) / 1e6, 1) for t in hold.clears if r.onset_ns <= t < window
             ]
             r.gate = live.trace.at_onset(r.onset_ns) if live.trace is not None else {}
+            end = r.onset_ns + int((r.speech.offset_s - r.speech.onset_s + HEARD_AFTER_S) * NS)
+            r.heard = " ".join(text for t, text in live.finals if r.onset_ns < t <= end and text)
 
 
 @dataclass
@@ -632,6 +667,8 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
         "interrupted": sum(bool(r.turn.interrupted) for r in results if r.latency_ms is not None),
         "p50": float(np.percentile(latencies, 50)) if latencies else None,
         "p95": float(np.percentile(latencies, 95)) if latencies else None,
+        # (word errors, words) of the questions as recognized, over all barge-ins
+        "question_words": tuple(map(sum, zip(*(r.word_errors() for r in results), strict=True))),
         "answers": answers,
         "details": {
             "self_interruptions": answers.cases,
@@ -678,9 +715,9 @@ def table(rows: list[dict], args) -> str:
         f"Barge-in (loopback volume {args.volume} talked over, {args.echo_volume} answering alone; {delay}; "
         f"{speaker}, {args.distortion_db:.1f} dB beyond a linear path{load})",
         "",
-        "| echo_cancel | stop p50 ms | stop p95 ms | within 150 ms | stopped | interrupted | self-int. "
-        "| answer min | holds/min | hold p50 ms |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| echo_cancel | stop p50 ms | stop p95 ms | within 150 ms | stopped | interrupted | question WER "
+        "| self-int. | answer min | holds/min | hold p50 ms |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         a: AnswersResult = r["answers"]
@@ -689,9 +726,11 @@ def table(rows: list[dict], args) -> str:
         p95 = f"{r['p95']:.0f}" if r["p95"] is not None else "-"
         holds = f"{a.holds / minutes:.1f}" if minutes else "-"
         hold_p50 = f"{np.percentile(a.hold_ms, 50):.0f}" if a.hold_ms else "-"
+        errors, words = r["question_words"] or (0, 0)
+        wer = f"{100 * errors / words:.1f}% ({errors}/{words})" if words else "-"
         lines.append(
             f"| {r['mode']} | {p50} | {p95} | {r['within_150']}/{r['n']} | {r['stopped']}/{r['n']} "
-            f"| {r['interrupted']}/{r['stopped']} "
+            f"| {r['interrupted']}/{r['stopped']} | {wer} "
             f"| {len(a.cases)}/{a.answers} | {minutes:.1f} | {holds} | {hold_p50} |"
         )
     return "\n".join(lines)
