@@ -235,7 +235,13 @@ class EchoEstimate:
         return self._coupling[self.starting(t_ns)]
 
     def learn(self, heard_db: float, played_db: float, t_ns: int) -> None:
-        """A frame where only the assistant seemed audible; learnt LEARN_DELAY_MS later if no hold came."""
+        """A frame where only the assistant seemed audible; learnt LEARN_DELAY_MS later if no hold
+        came, or at once while nothing is learnt yet: the gate then stands at INITIAL_COUPLING_DB,
+        where only a voice louder than what plays can hold, so the wait would drop nothing and only
+        keep the gate shut 300 ms longer at the start of a session's first answer."""
+        if all(len(history) < MIN_HISTORY for history in self._history.values()):
+            self._add(self.starting(t_ns), heard_db - played_db)
+            return
         self._pending.append((t_ns, self.starting(t_ns), heard_db - played_db))
         while self._pending and self._pending[0][0] <= t_ns - LEARN_DELAY_MS * MS:
             self._add(*self._pending.popleft()[1:])
@@ -253,6 +259,11 @@ class EchoEstimate:
         history.append(db)
         if len(history) >= MIN_HISTORY:
             self._coupling[start] = float(np.percentile(history, COUPLING_PERCENTILE))
+            if start and len(self._history[False]) < MIN_HISTORY:
+                # Until the rest has its own, it takes the start's, which AEC3 leaks more into, not
+                # INITIAL_COUPLING_DB: that kept a user who went on talking as the first answer began
+                # out for 2 s, and what it kept out was learnt as echo (README, Barge-in).
+                self._coupling[False] = self._coupling[True]
 
 
 class OnsetDetector:
@@ -268,8 +279,8 @@ class OnsetDetector:
     on AEC3's. So a frame webrtcvad calls voiced and `threshold_db` + ONSET_MARGIN_DB above its own
     echo estimate (an `EchoEstimate` learnt on this signal, under the same rules) holds playback
     too, once that estimate has settled, and with the coupling at least ONSET_MOVED_COUPLING_DB
-    while the echo path has just moved. It only starts holds: releasing, confirming and recognizing
-    stay with AEC3's output.
+    while the echo path has just moved. It only starts holds: releasing and confirming stay with
+    AEC3's output; the recognizer gets its output while the answer is audible (`BargeIn.heard`).
 
     On by default since 2026-11-26. Its false holds of 2026-11-25 (1.2-2.1 a minute against 0.4-0.8
     without, in bursts where the linear output rose to the echo's own level) came from the echo
@@ -379,6 +390,20 @@ class BargeIn:
             coupling = max(coupling, RESUME_COUPLING_DB)
         self.endpointer.set_gate(self.cfg.speaking_threshold_db)
         self.endpointer.set_reference_level(played + coupling)
+
+    def heard(self, samples: np.ndarray, linear: np.ndarray | None, t_ns: int) -> np.ndarray:
+        """What the recognizer gets of a block: while the assistant is audible or playback is held,
+        the linear echo filter's output where there is one (`[bargein] onset_detector`), else
+        AEC3's. AEC3's suppressor takes the first 100-300 ms of a user who talks over the answer for
+        double talk and holds it 10-40 dB down: a request going on as the answer began lost "tell
+        me a long" (README, Barge-in). The linear filter leaves more echo (about -40 dB against -60,
+        p99) but the voice whole, and the hold stops playback, so its echo lies under the first
+        300 ms or so at most. Elsewhere, AEC3's output, which the endpointer judged, as before."""
+        if linear is None or not self.cfg.enabled:
+            return samples
+        if self.estimate.played_db(t_ns) is None and not self.pipe.hold.is_set():
+            return samples
+        return linear
 
     def _follow_echo_delay(self) -> None:
         """The echo tail of both gates and AFTER_HOLD_MS follow the echo's delay behind its stamps

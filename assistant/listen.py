@@ -86,9 +86,11 @@ class Listener:
 
     async def accept(self, samples: np.ndarray, t_ns: int, linear: np.ndarray | None = None) -> None:
         """One block, its first sample captured at `t_ns` (and the linear echo filter's output of
-        it, for the barge-in onset detector): barge-in, endpointing, recognition, turns."""
+        it, for the barge-in onset detector and, over the answer, the recognizer): barge-in,
+        endpointing, recognition, turns."""
         self.bargein.before(samples, t_ns, linear)
-        for event in self.endpointer.accept(samples, t_ns):
+        heard = self.bargein.heard(samples, linear, t_ns)
+        for event in self.endpointer.accept(samples, t_ns, heard):
             await self._on_event(event)
         await self.bargein.after(t_ns)
 

@@ -104,10 +104,10 @@ VadEvent = SpeechStart | SpeechAudio | SpeechEnd
 
 @dataclass(frozen=True)
 class _Frame:
-    samples: np.ndarray  # (frame_len,) float32
+    samples: np.ndarray  # (frame_len,) float32: what the recognizer gets
     t_ns: int  # first sample
     end_ns: int  # one past the last sample
-    db: float  # RMS level, dBFS
+    db: float  # RMS level of the samples endpointed (not `samples` where they differ), dBFS
     voiced: bool  # webrtcvad's decision, after the energy gate
 
 
@@ -212,33 +212,36 @@ class Endpointer:
         return self._reference_db + self._gate_db
 
     # --- streaming ---------------------------------------------------------------------------------
-    def accept(self, samples: np.ndarray, t_ns: int) -> list[VadEvent]:
-        """Feed mono float32 samples whose first sample was captured at monotonic `t_ns`."""
+    def accept(self, samples: np.ndarray, t_ns: int, heard: np.ndarray | None = None) -> list[VadEvent]:
+        """Feed mono float32 samples whose first sample was captured at monotonic `t_ns`. `heard`:
+        the same stretch as the events should carry it to the recognizer (default: `samples`), where
+        another signal keeps the user's voice better than the one endpointed (`BargeIn.heard`)."""
         if self._vad is None:
             raise RuntimeError("Endpointer.accept() before build()")
         x = np.asarray(samples, dtype=np.float32)
-        if x.ndim != 1:
-            raise ValueError(f"expected mono samples of shape (n,), got {x.shape}")
-        buf = np.concatenate([self._rest, x])
+        y = x if heard is None else np.asarray(heard, dtype=np.float32)
+        if x.ndim != 1 or y.shape != x.shape:
+            raise ValueError(f"expected mono samples of shape (n,) heard as such, got {x.shape}, {y.shape}")
+        buf, heard_buf = np.concatenate([self._rest, x]), np.concatenate([self._rest_heard, y])
         first = -len(self._rest)  # offset of buf[0] from the sample stamped t_ns
         n = len(buf) // self.frame_len * self.frame_len
         events: list[VadEvent] = []
         for start in range(0, n, self.frame_len):
-            frame = buf[start : start + self.frame_len]
-            events += self._step(self._frame(frame, t_ns + self._ns(first + start)))
-        self._rest = buf[n:].copy()
+            span = slice(start, start + self.frame_len)
+            events += self._step(self._frame(buf[span], heard_buf[span], t_ns + self._ns(first + start)))
+        self._rest, self._rest_heard = buf[n:].copy(), heard_buf[n:].copy()
         return events
 
     def _ns(self, n_samples: int) -> int:
         return n_samples * NS_PER_S // self.sample_rate
 
-    def _frame(self, samples: np.ndarray, t_ns: int) -> _Frame:
+    def _frame(self, samples: np.ndarray, heard: np.ndarray, t_ns: int) -> _Frame:
         db = level_db(samples)
         voiced = self._vad.is_speech(pcm16_bytes(samples), self.sample_rate, self.frame_len)
         voiced = (
             bool(voiced) and db >= VOICE_MIN_DB and passes_energy_gate(db, self._reference_db, self._gate_db)
         )
-        return _Frame(samples.copy(), t_ns, t_ns + self._frame_ns, db, voiced)
+        return _Frame(heard.copy(), t_ns, t_ns + self._frame_ns, db, voiced)
 
     def _step(self, frame: _Frame) -> list[VadEvent]:
         self._window.append(frame.voiced)
@@ -256,7 +259,7 @@ class Endpointer:
         return self._floor_db is not None and frame.db >= max(self._floor_db + FLOOR_MARGIN_DB, SOUND_MIN_DB)
 
     def _reset_stream(self) -> None:
-        self._rest = np.zeros(0, dtype=np.float32)
+        self._rest = self._rest_heard = np.zeros(0, dtype=np.float32)
         self._floor_db: float | None = None
         self._clear_utterance()
 

@@ -238,10 +238,12 @@ def test_a_request_heard_as_two_turns_is_measured_on_its_last(bench, pulse, asr_
     of silence into what the microphone hears) makes two turns, the first cut by the rest of the
     request: the bench reports that and measures the answer to the last, not the cut one.
 
-    Its words are checked by the last one: where the first answer starts playing before the rest of
-    the request does (a machine whose LLM answers within the pause), the gate still takes the echo
-    to be as loud as what plays and learns the user's voice as echo, so the rest's start is lost
-    ("again and a night"; README, Barge-in, "What is left")."""
+    Where the first answer starts playing before the rest of the request does (a machine whose LLM
+    answers within the pause), the rest is a barge-in on the session's first answer: until
+    2026-12-01 the gate took the echo to be as loud as what played there and learnt the user's
+    voice as echo, and the rest came out "again and a night" or "and a night" in 13 of 20 runs; now
+    its first words are still lost in 6 of 9 ("a long story about ...", README, Barge-in, "What is
+    left"), so the rest is checked from "dragon" on."""
     please, rest = (bench.make_speech(text, tmp_path) for text in ("Please.", bench.LONG_REQUEST[7:]))
     pause = np.zeros(bench.RATE * 4 // 5, np.float32)  # 800 ms
     write_wav(tmp_path / "split.wav", np.concatenate([please.audio, pause, rest.audio]))
@@ -260,6 +262,7 @@ def test_a_request_heard_as_two_turns_is_measured_on_its_last(bench, pulse, asr_
     assert log[0]["interrupted"] and not log[1]["interrupted"]
     users = [turn.text.lower() for turn in stored(cfg) if turn.role == "user"]
     assert len(users) == 2 and users[1].split()[-1] in ("night", "knight"), users
+    assert "dragon" in users[1].split(), users
 
 
 # --- (b) a question mid-answer stops it at once and is answered --------------------------------------
@@ -543,6 +546,57 @@ def test_echo_estimate_learns_the_start_of_a_clause_apart():
     start, steady = T + 120 * 20 * MS, T + 120 * 20 * MS + START_MS * MS
     assert est.starting(start) and not est.starting(steady)
     assert est.coupling(start) == pytest.approx(-10.0) and est.coupling(steady) == pytest.approx(-30.0)
+
+
+def test_until_anything_is_learnt_frames_are_learnt_at_once_then_late():
+    """The gate stands at INITIAL_COUPLING_DB until the first estimate: no hold can come from frames
+    at the echo's level then, so they are not kept LEARN_DELAY_MS for one; later frames are."""
+    est = EchoEstimate()
+    for i in range(MIN_HISTORY):
+        est.learn(-50.0, -20.0, T + i * 20 * MS)
+    assert est.coupling(T) == pytest.approx(-30.0)  # at once
+    for i in range(MIN_HISTORY, MIN_HISTORY + 5):
+        est.learn(0.0, -20.0, T + i * 20 * MS)  # louder: may be the user's onset
+    est.discard()  # a hold came
+    est.learn(-50.0, -20.0, T + 200 * 20 * MS)
+    assert est.coupling(T) == pytest.approx(-30.0)  # what waited was dropped
+
+
+def test_until_it_has_its_own_the_rest_of_a_clause_takes_the_starts_coupling():
+    """The first answer of a session: the start phase is learnt first (a clause's first START_MS),
+    and the rest of the clause takes its estimate until it has MIN_HISTORY frames of its own, not
+    INITIAL_COUPLING_DB, under which a user going on talking was kept out and learnt as echo."""
+    est = EchoEstimate()
+    block = np.full(320, 0.1, np.float32)
+    steps = (START_MS + LEARN_DELAY_MS) // 20 + MIN_HISTORY // 2
+    for i in range(steps):
+        t = T + i * 20 * MS
+        est.reference(block, t)
+        est.learn(-30.0 if est.starting(t) else -50.0, -20.0, t)  # AEC3 leaks more at the start
+    rest = T + (START_MS + 20) * MS
+    assert not est.starting(rest)
+    # the start's frames are learnt; the rest's, LEARN_DELAY_MS behind, are not yet MIN_HISTORY
+    assert est.coupling(rest) == pytest.approx(-10.0)
+    for i in range(steps, steps + MIN_HISTORY + LEARN_DELAY_MS // 20):
+        t = T + i * 20 * MS
+        est.reference(block, t)
+        est.learn(-50.0, -20.0, t)
+    assert est.coupling(rest) == pytest.approx(-30.0)  # its own
+
+
+def test_the_recognizer_gets_the_linear_output_while_the_answer_is_audible():
+    """AEC3's suppressor holds a user's first words over the answer down as double talk; the linear
+    filter's output keeps them. Where nothing plays and nothing is held, or without a linear output,
+    AEC3's output."""
+    barge, _ = _converged_barge_in()
+    cleaned, linear = np.full(160, 0.01, np.float32), np.full(160, 0.2, np.float32)
+    assert barge.heard(cleaned, linear, T) is cleaned  # nothing played yet
+    barge.reference(np.full(320, 0.1, np.float32), T)
+    assert barge.heard(cleaned, linear, T + 10 * MS) is linear
+    assert barge.heard(cleaned, None, T + 10 * MS) is cleaned  # the linear filter resting, or none
+    assert barge.heard(cleaned, linear, T + (ECHO_TAIL_MS + 30) * MS) is cleaned  # the echo is over
+    barge.pipe.hold.set()  # ... but playback is held: the user may be talking, AEC3 may hold them down
+    assert barge.heard(cleaned, linear, T + (ECHO_TAIL_MS + 30) * MS) is linear
 
 
 class _Echo(PassThrough):

@@ -339,6 +339,23 @@ def test_a_reference_block_that_does_not_follow_on_counts_as_a_move():
     assert timeline.moves == 3
 
 
+def test_after_a_move_the_linear_filter_rests_only_once_sound_plays_again():
+    """A hold stops the stream and restarts it: moves, after which the echo may lie elsewhere. Until
+    sound plays again the mic holds only the echo of what played before, which the filter's pairing
+    still fits, so it gives its output (the user's first words, for the recognizer); then it rests."""
+    canceller = echo.TimedEchoCanceller("fake", 0, make_backend=Recorder, make_linear=Recorder)
+    canceller.build()
+    block, ahead, tone = 160, 3, np.full(160, 0.1, np.float32)  # the player writes 3 blocks ahead
+    for i in range(20):  # 200 ms of an answer: the filter gives its output
+        canceller.reference(tone, stamp((i + ahead) * block))
+        assert canceller.process_both(tone * 0.3, stamp(i * block))[1] is not None
+    canceller.reference(np.zeros(0, np.float32), stamp(20 * block))  # the hold drops what was ahead
+    for i in range(20, 40):  # the user talks through the hold: the echo's tail, then only them
+        assert canceller.process_both(ramp(block), stamp(i * block))[1] is not None
+    canceller.reference(tone, stamp(40 * block + 37))  # the restarted stream, off its old count
+    assert canceller.process_both(tone * 0.3, stamp(40 * block))[1] is None  # rests: echo elsewhere
+
+
 def test_the_delay_tracker_finds_the_echo_delay_and_confirms_it_only_when_sure():
     rng = np.random.default_rng(0)
     base, span, n, delay = 0, 4000, 8000, 1234

@@ -153,6 +153,25 @@ def test_audio_is_gapless_and_ends_at_the_endpoint(speech):
     assert start.audio_t_ns + len(audio) * NS_PER_SAMPLE == end.t_ns_endpoint
 
 
+@pytest.mark.parametrize("block", [160, 333])
+def test_the_events_carry_what_is_heard_and_the_decisions_stay_the_samples(speech, block):
+    """`heard` (the linear echo filter's output over an answer) goes to the recognizer, sample for
+    sample in its place, while webrtcvad and the gate judge `samples`: events as without it."""
+    signal, _, _ = scene(speech)
+    heard = np.random.default_rng(1).standard_normal(len(signal)).astype(np.float32) * 0.01
+    ep, events = endpointer(), []
+    for i in range(0, len(signal), block):
+        events += ep.accept(signal[i : i + block], T0 + i * NS_PER_SAMPLE, heard[i : i + block])
+    timing = [e[:2] for e in summary(events)]  # the audio differs by design
+    assert timing == [e[:2] for e in summary(run(endpointer(), signal))] and len(timing) > 2
+    start = events[0]
+    audio = np.concatenate([start.audio, *[e.samples for e in events if isinstance(e, SpeechAudio)]])
+    first = (start.audio_t_ns - T0) // NS_PER_SAMPLE
+    np.testing.assert_array_equal(audio, heard[first : first + len(audio)])
+    with pytest.raises(ValueError, match="heard"):
+        ep.accept(signal[:320], T0, heard[:160])
+
+
 @pytest.mark.parametrize("kind", ["speech", "noise"])
 def test_a_cough_length_blip_is_not_an_utterance(speech, kind):
     """130 ms of a vowel-rich stretch of speech, or of loud broadband noise, fades in and out."""

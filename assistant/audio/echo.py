@@ -635,16 +635,17 @@ class TimedEchoCanceller:
 
     def _frame(self, mic: np.ndarray, at: int) -> tuple[np.ndarray, np.ndarray | None]:
         """One frame → (cleaned, the linear filter's output or None), float32."""
-        resting = self._linear is None or self._unsure_from is not None  # no linear output
         with self._ref_lock:
             ref = self._timeline.read(at - self._lag, FRAME)
-            if resting or self._linear_pair == self._lag:
-                linear_ref = ref
-            else:
-                linear_ref = self._timeline.read(at - self._linear_pair, FRAME)
+            linear_ref = self._timeline.read(at - self._linear_pair, FRAME)
         if np.abs(ref).max() > AUDIBLE:
             self._heard += FRAME
             self._unsure_heard += FRAME
+        # After a move the linear filter rests (no output) once sound plays again: that sound's echo
+        # may lie elsewhere. Until then the mic holds only the echo of what played before the move,
+        # which its pairing still fits; a hold stops and restarts the stream, and what the filter
+        # gives through the hold is the user's first words for the recognizer (`BargeIn.heard`).
+        resting = self._linear is None or (self._unsure_from is not None and self._unsure_heard > 0)
         mic16 = to_pcm16(mic)
         cleaned = from_pcm16(self._backend.cancel(mic16, to_pcm16(ref)))
         if resting:
