@@ -116,6 +116,10 @@ LEARN_DELAY_MS = 300  # ms a frame waits before it is learnt; a hold in between 
 LEARN_PAUSE_MS = 2000  # ms after a hold starts or ends in which nothing is learnt: the user may be talking
 HOLD_FRAMES = 1  # voiced frames in the endpointer's smoothing window (the newest one voiced) that hold
 RELEASE_MS = 300  # ms without a voiced frame that end a hold: shorter pauses are between words
+# ms before an onset the recognizer gets while it takes the linear filter's output: the gate judges
+# AEC3's, which held a voice that began with the session's first answer under it for 350 ms
+# ("tell me" lost: docs/bargein_history.md); the linear output keeps it.
+HEARD_PREROLL_MS = 600
 RESUME_COUPLING_DB = -10.0  # dB: the least coupling assumed after a hold that ended as a blip ...
 RESUME_MS = 2500  # ... for this long: AEC3 is re-converging after the echo path moved
 RESTART_MS = 1500  # ... and for the first this long of sound after a hold restarted the output stream
@@ -402,7 +406,9 @@ class BargeIn:
         if linear is None or not self.cfg.enabled:
             return samples
         if self.estimate.played_db(t_ns) is None and not self.pipe.hold.is_set():
+            self.endpointer.set_preroll(None)
             return samples
+        self.endpointer.set_preroll(HEARD_PREROLL_MS)
         return linear
 
     def _follow_echo_delay(self) -> None:

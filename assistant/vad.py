@@ -160,6 +160,7 @@ class Endpointer:
         self._vad = None
         self._gate_db: float | None = None
         self._reference_db: float | None = None
+        self._preroll_frames = self.preroll_frames  # `set_preroll`
         self._reset_stream()
 
     def build(self) -> Endpointer:
@@ -199,6 +200,19 @@ class Endpointer:
         """While the assistant speaks: a frame is voiced only `threshold_db` above the reference.
         None turns the gate off (nothing playing)."""
         self._gate_db = threshold_db
+
+    def set_preroll(self, ms: int | None) -> None:
+        """How much before an onset the utterance carries to the recognizer; None: `preroll_ms`.
+        Barge-in asks for more while the gate judges a signal that lags the user's voice."""
+        frames = self.preroll_frames if ms is None else math.ceil(ms / self.cfg.frame_ms)
+        if frames != self._preroll_frames:
+            self._preroll_frames = frames
+            self._recent = deque(self._recent, maxlen=frames + 2 * self.window_frames)
+
+    @property
+    def preroll_ms(self) -> int:
+        """The pre-roll in force (`set_preroll`), whole frames."""
+        return self._preroll_frames * self.cfg.frame_ms
 
     def set_reference_level(self, db: float | None) -> None:
         """The echo estimate in dBFS (e.g. `level_db` of the playback reference), updated by the caller."""
@@ -267,7 +281,7 @@ class Endpointer:
         self._state = State.SILENCE
         self._window: deque[bool] = deque(maxlen=self.window_frames)
         # Unsent frames: enough for the pre-roll before an onset anywhere in (or a window before) the window.
-        self._recent: deque[_Frame] = deque(maxlen=self.preroll_frames + 2 * self.window_frames)
+        self._recent: deque[_Frame] = deque(maxlen=self._preroll_frames + 2 * self.window_frames)
         self._pending: list[_Frame] = []  # MAYBE: the frames from the onset on
         self._tail: deque[_Frame] = deque(maxlen=self.hangover_frames)  # the last voiced frames
         self._onset_ns = 0
@@ -297,7 +311,7 @@ class Endpointer:
         recent = list(self._recent)
         onset = self._onset_index(recent)
         self._pending = recent[onset:]
-        self._recent = deque(recent[max(0, onset - self.preroll_frames) : onset], maxlen=self._recent.maxlen)
+        self._recent = deque(recent[max(0, onset - self._preroll_frames) : onset], maxlen=self._recent.maxlen)
         self._onset_ns = self._pending[0].t_ns
         for f in self._pending:
             if f.voiced:

@@ -334,9 +334,11 @@ def test_a_reference_block_that_does_not_follow_on_counts_as_a_move():
     timeline.write(np.ones(160, np.float32), timeline.end + 40)  # an underflow's slip, within resync
     timeline.write(np.ones(160, np.float32), timeline.end + 40)  # ... the blocks after it keep it
     assert timeline.moves == 1 and timeline.end == 640
+    assert timeline.moved_at == 320  # from the slipped block on (placed on after the last)
     timeline.write(np.zeros(0, np.float32), 500)  # playback stopped
+    assert timeline.moved_at == 640  # within resync: placed on after the last, as blocks are
     timeline.write(np.ones(160, np.float32), 4000)  # the stream restarted
-    assert timeline.moves == 3
+    assert timeline.moves == 3 and timeline.moved_at == 4000
 
 
 def test_after_a_move_the_linear_filter_rests_only_once_sound_plays_again():
@@ -349,11 +351,27 @@ def test_after_a_move_the_linear_filter_rests_only_once_sound_plays_again():
     for i in range(20):  # 200 ms of an answer: the filter gives its output
         canceller.reference(tone, stamp((i + ahead) * block))
         assert canceller.process_both(tone * 0.3, stamp(i * block))[1] is not None
-    canceller.reference(np.zeros(0, np.float32), stamp(20 * block))  # the hold drops what was ahead
-    for i in range(20, 40):  # the user talks through the hold: the echo's tail, then only them
+    canceller.reference(np.zeros(0, np.float32), stamp(21 * block))  # the hold drops what was ahead
+    # the user talks through the hold: over the echo of what played before it (block 20, handled
+    # after the stop: the mic lags the player), then alone
+    for i in range(20, 40):
         assert canceller.process_both(ramp(block), stamp(i * block))[1] is not None
     canceller.reference(tone, stamp(40 * block + 37))  # the restarted stream, off its old count
     assert canceller.process_both(tone * 0.3, stamp(40 * block))[1] is None  # rests: echo elsewhere
+
+
+def test_a_frame_across_a_holds_stop_plays_the_answer_before_it():
+    """The player's blocks need not end on a frame: the frame across the stop holds audible answer
+    from before it and silence after. That is no sound from after the move, so no rest."""
+    canceller = echo.TimedEchoCanceller("fake", 0, make_backend=Recorder, make_linear=Recorder)
+    canceller.build()
+    for i in range(23):  # 2,300 samples of an answer in blocks of 100
+        canceller.reference(np.full(100, 0.1, np.float32), stamp(i * 100))
+    for i in range(14):  # mic frames up to sample 2,240
+        assert canceller.process_both(np.full(160, 0.03, np.float32), stamp(i * 160))[1] is not None
+    canceller.reference(np.zeros(0, np.float32), stamp(2300))  # the hold stops it at 2,300
+    for i in range(14, 30):  # from the frame 2,240-2,400 on: the user alone
+        assert canceller.process_both(ramp(160), stamp(i * 160))[1] is not None
 
 
 def test_the_delay_tracker_finds_the_echo_delay_and_confirms_it_only_when_sure():

@@ -143,6 +143,25 @@ def test_preroll_keeps_the_onset(speech):
     np.testing.assert_array_equal(start.audio[:1000], signal[first : first + 1000])
 
 
+def test_a_longer_preroll_asked_for_reaches_further_back_and_can_be_given_back(speech):
+    """`set_preroll` (barge-in, while the gate judges a signal that shows the voice late): the
+    utterance starts that much before the onset; None goes back to `preroll_ms`."""
+    signal, _, _ = scene(speech)
+    starts = {}
+    for ms in (None, 700):
+        ep = endpointer(preroll_ms=300)
+        ep.set_preroll(ms)
+        [(starts[ms], _)] = utterances(run(ep, signal))
+    assert starts[None].t_ns - starts[None].audio_t_ns <= 300 * MS
+    assert starts[700].t_ns - starts[700].audio_t_ns >= 690 * MS
+    assert starts[700].t_ns == starts[None].t_ns  # the onset itself is judged as before
+    ep = endpointer(preroll_ms=300)
+    ep.set_preroll(700)
+    ep.set_preroll(None)
+    [(start, _)] = utterances(run(ep, signal))
+    assert start.audio_t_ns == starts[None].audio_t_ns
+
+
 def test_audio_is_gapless_and_ends_at_the_endpoint(speech):
     signal, _, _ = scene(speech)
     events = run(endpointer(), signal)

@@ -184,14 +184,18 @@ class ReferenceTimeline:
         # a stop): the echo may have moved against the timeline. `_offset`: the last block's stamp
         # minus where it was put (a slip within `resync` stays on: the blocks after it keep it).
         self.moves = 0
+        self.moved_at = 0  # timeline index from which the last move applies: what played before it stays put
         self._offset = 0
 
     def write(self, samples: np.ndarray, at: int) -> None:
+        moves = self.moves
         if self.end is not None and abs(at - self.end) <= self.resync:
             self.moves += abs(at - self.end - self._offset) > MOVE_TOLERANCE
             at, self._offset = self.end, at - self.end  # contiguous with what came before
         elif self.end is not None:
             self.moves, self._offset = self.moves + 1, 0
+        if self.moves != moves:
+            self.moved_at = at
         if self.end is not None and at > self.end:
             self._put(np.zeros(min(at - self.end, self.size), np.float32), at - min(at - self.end, self.size))
         self._put(samples[-self.size :], at + len(samples) - len(samples[-self.size :]))
@@ -508,6 +512,10 @@ class TimedEchoCanceller:
         self._unsure_from: int | None = None
         self._unsure_heard = 0  # samples of audible reference paired since then
         self._moves_seen = 0  # reference moves + mic re-anchors seen so far
+        self._reanchors_seen = 0
+        # timeline index from which the echo may lie elsewhere since the last move (None: all of it,
+        # the mic moved); what played before it still fits the linear filter's pairing
+        self._moved_ref: int | None = None
         self.tracker = DelayTracker(self._lag, TRACK_SPAN_MS * SAMPLE_RATE // 1000)
         self._mic_history = ReferenceTimeline(RING_S * SAMPLE_RATE, 0) if self.track_delay else None
         # the canceller's output by the same index, for `echo_peak`; (index, mic ns) of the last block
@@ -586,9 +594,12 @@ class TimedEchoCanceller:
         """A reference block that did not follow on (restart, underflow) or a mic re-anchor: the
         echo may have moved, so the linear filter rests from mic index `at` until it is found."""
         with self._ref_lock:
-            moves = self._timeline.moves + self.mic_anchor.reanchors
-        if moves != self._moves_seen:
-            self._moves_seen, self._unsure_from, self._unsure_heard = moves, at, 0
+            moves, moved_at = self._timeline.moves, self._timeline.moved_at
+        reanchors = self.mic_anchor.reanchors
+        if moves + reanchors != self._moves_seen:
+            self._moves_seen, self._unsure_from, self._unsure_heard = moves + reanchors, at, 0
+            self._moved_ref = moved_at if reanchors == self._reanchors_seen else None
+            self._reanchors_seen = reanchors
 
     def _follow_delay(self, audio: np.ndarray, at: int) -> None:
         """Keep the mic history and, every TRACK_EVERY_MS, estimate the echo's delay: the linear
@@ -640,8 +651,11 @@ class TimedEchoCanceller:
             linear_ref = self._timeline.read(at - self._linear_pair, FRAME)
         if np.abs(ref).max() > AUDIBLE:
             self._heard += FRAME
-            self._unsure_heard += FRAME
-        # After a move the linear filter rests (no output) once sound plays again: that sound's echo
+            # sound from after the move: a frame across a hold's stop holds the answer before it
+            after = ref if self._moved_ref is None else ref[max(0, self._moved_ref - (at - self._lag)) :]
+            if after.size and np.abs(after).max() > AUDIBLE:
+                self._unsure_heard += FRAME
+        # After a move the linear filter rests (no output) once sound from after it plays: its echo
         # may lie elsewhere. Until then the mic holds only the echo of what played before the move,
         # which its pairing still fits; a hold stops and restarts the stream, and what the filter
         # gives through the hold is the user's first words for the recognizer (`BargeIn.heard`).
