@@ -118,8 +118,10 @@ HOLD_FRAMES = 1  # voiced frames in the endpointer's smoothing window (the newes
 RELEASE_MS = 300  # ms without a voiced frame that end a hold: shorter pauses are between words
 # ms before an onset the recognizer gets while it takes the linear filter's output: the gate judges
 # AEC3's, which held a voice that began with the session's first answer under it for 350 ms
-# ("tell me" lost: docs/bargein_history.md); the linear output keeps it.
-HEARD_PREROLL_MS = 600
+# ("tell me" lost), and a "Stop." before the question under it whole, so that the question's onset
+# came 700 ms after the word's (600 ms: "op what is ..." in 5 of 36); the linear output keeps them
+# (docs/bargein_history.md).
+HEARD_PREROLL_MS = 900
 RESUME_COUPLING_DB = -10.0  # dB: the least coupling assumed after a hold that ended as a blip ...
 RESUME_MS = 2500  # ... for this long: AEC3 is re-converging after the echo path moved
 RESTART_MS = 1500  # ... and for the first this long of sound after a hold restarted the output stream

@@ -11,7 +11,8 @@ decisions over a short window, and drives a small state machine:
        └──────────────(end_silence_ms after the speech end, or max_utterance_s)┘
 
 Events, in the order the recognizer needs them while the user is still talking:
-    SpeechStart   once speech is confirmed: onset time + pre-roll + every frame so far
+    SpeechStart   once speech is confirmed: onset time + pre-roll + every frame so far (the pre-roll
+                  counted back from a blip that ended within end_silence_ms before the onset)
     SpeechAudio   each later frame, trailing silence included, up to the endpoint
     SpeechEnd     the speech end, the endpoint time, and why it fired
 The audio of one utterance (SpeechStart.audio, then each SpeechAudio) is gapless and ends at the
@@ -283,6 +284,10 @@ class Endpointer:
         # Unsent frames: enough for the pre-roll before an onset anywhere in (or a window before) the window.
         self._recent: deque[_Frame] = deque(maxlen=self._preroll_frames + 2 * self.window_frames)
         self._pending: list[_Frame] = []  # MAYBE: the frames from the onset on
+        # MAYBE: frames before the pre-roll that a blip just before the onset adds (`_reach_back`)
+        self._joined: list[_Frame] = []
+        # the last blip: its onset, the end of its last voiced frame, and its frames with the pre-roll
+        self._blip: tuple[int, int, list[_Frame]] | None = None
         self._tail: deque[_Frame] = deque(maxlen=self.hangover_frames)  # the last voiced frames
         self._onset_ns = 0
         self._voiced_ms = 0
@@ -310,8 +315,10 @@ class Endpointer:
             return []
         recent = list(self._recent)
         onset = self._onset_index(recent)
+        first = max(0, onset - self._preroll_frames)
+        self._joined = self._reach_back(recent, first, onset)
         self._pending = recent[onset:]
-        self._recent = deque(recent[max(0, onset - self._preroll_frames) : onset], maxlen=self._recent.maxlen)
+        self._recent = deque(recent[first:onset], maxlen=self._recent.maxlen)
         self._onset_ns = self._pending[0].t_ns
         for f in self._pending:
             if f.voiced:
@@ -330,6 +337,22 @@ class Endpointer:
             self._floor_db = old.db if floor is None else floor + self._floor_alpha * (old.db - floor)
         self._recent.append(frame)
 
+    def _reach_back(self, recent: list[_Frame], first: int, onset: int) -> list[_Frame]:
+        """The frames before `recent[first]` (the pre-roll's start) that the utterance starting at
+        `recent[onset]` also carries: where a blip ended within end_silence_ms before this onset, it
+        was this speech's start, too short to confirm alone, and the pre-roll counts back from the
+        blip's onset instead. "Stop." said over the answer, its first 200 ms held under the echo
+        gate, then the question: the question's own pre-roll began inside the word ("op what is
+        the capital of spain", README, Barge-in). As far back as the frames kept reach."""
+        blip, self._blip = self._blip, None
+        if blip is None or recent[onset].t_ns - blip[1] > self._end_silence_ns:
+            return []
+        blip_onset, _, kept = blip
+        span = [f for f in kept if f.t_ns < recent[0].t_ns] + recent[:onset]  # up to the onset, oldest first
+        blip_at = next((i for i, f in enumerate(span) if f.t_ns >= blip_onset), 0)
+        before_preroll = len(span) - (onset - first)
+        return span[max(0, blip_at - self._preroll_frames) : before_preroll]
+
     def _onset_index(self, recent: list[_Frame]) -> int:
         """The first voiced frame in the window, moved back over at most a window of frames above
         the noise floor."""
@@ -345,6 +368,8 @@ class Endpointer:
         if self._track(frame):
             self._voiced_ms += self.cfg.frame_ms
         elif not any(self._window):  # a whole window without voice: it was a blip (a cough, a click)
+            self._blip = (self._onset_ns, self._last_voiced_end, [*self._recent, *self._pending])
+            self._joined = []
             for f in self._pending:
                 self._remember(f)
             self._pending = []
@@ -358,9 +383,10 @@ class Endpointer:
     def _confirm_if_long_enough(self, frame: _Frame) -> list[VadEvent]:
         if self._voiced_ms < self.cfg.min_speech_ms:
             return []
-        frames = [*self._recent, *self._pending]
+        frames = [*self._joined, *self._recent, *self._pending]
         start = SpeechStart(self._onset_ns, np.concatenate([f.samples for f in frames]), frames[0].t_ns)
         self._recent.clear()
+        self._joined = []
         self._pending = []
         self._state = State.SPEECH
         return [start, *self._check_end(frame, self._speech_end())]

@@ -162,6 +162,24 @@ def test_a_longer_preroll_asked_for_reaches_further_back_and_can_be_given_back(s
     assert start.audio_t_ns == starts[None].audio_t_ns
 
 
+def test_speech_just_after_a_blip_reaches_back_over_it(speech):
+    """A word too short to confirm alone ("Stop." over the answer, its start held under the echo
+    gate), then within end_silence_ms the rest: the utterance is judged from the rest's onset, but
+    its audio starts the pre-roll before the word's. A longer pause: the pre-roll before the rest."""
+    word = speech[: SR * 3 // 20]  # 150 ms: voiced, under min_speech_ms (250)
+    for pause_ms in (200, 500):
+        signal, on, _ = scene(np.concatenate([word, np.zeros(SR * pause_ms // 1000, np.float32), speech]))
+        [(start, _)] = utterances(run(endpointer(preroll_ms=300), signal))
+        rest_on = on + len(word) + SR * pause_ms // 1000
+        assert abs(start.t_ns - t(rest_on)) <= TOLERANCE  # judged on the rest
+        first = (start.audio_t_ns - T0) // NS_PER_SAMPLE
+        np.testing.assert_array_equal(start.audio, signal[first : first + len(start.audio)])  # gapless
+        if pause_ms == 200:
+            assert abs(start.audio_t_ns - t(on - SR * 3 // 10)) <= TOLERANCE  # the word's pre-roll
+        else:
+            assert abs(start.t_ns - start.audio_t_ns - 300 * MS) <= TOLERANCE  # the rest's own
+
+
 def test_audio_is_gapless_and_ends_at_the_endpoint(speech):
     signal, _, _ = scene(speech)
     events = run(endpointer(), signal)
