@@ -208,7 +208,12 @@ class Endpointer:
         frames = self.preroll_frames if ms is None else math.ceil(ms / self.cfg.frame_ms)
         if frames != self._preroll_frames:
             self._preroll_frames = frames
-            self._recent = deque(self._recent, maxlen=frames + 2 * self.window_frames)
+            self._recent = deque(self._recent, maxlen=self._recent_maxlen)
+
+    @property
+    def _recent_maxlen(self) -> int:
+        """Unsent frames kept: the pre-roll before an onset anywhere in (or a window before) the window."""
+        return self._preroll_frames + 2 * self.window_frames
 
     @property
     def preroll_ms(self) -> int:
@@ -281,8 +286,7 @@ class Endpointer:
     def _clear_utterance(self) -> None:
         self._state = State.SILENCE
         self._window: deque[bool] = deque(maxlen=self.window_frames)
-        # Unsent frames: enough for the pre-roll before an onset anywhere in (or a window before) the window.
-        self._recent: deque[_Frame] = deque(maxlen=self._preroll_frames + 2 * self.window_frames)
+        self._recent: deque[_Frame] = deque(maxlen=self._recent_maxlen)  # unsent frames
         self._pending: list[_Frame] = []  # MAYBE: the frames from the onset on
         # MAYBE: frames before the pre-roll that a blip just before the onset adds (`_reach_back`)
         self._joined: list[_Frame] = []

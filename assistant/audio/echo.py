@@ -511,8 +511,7 @@ class TimedEchoCanceller:
         self._linear_pair = self._lag
         self._unsure_from: int | None = None
         self._unsure_heard = 0  # samples of audible reference paired since then
-        self._moves_seen = 0  # reference moves + mic re-anchors seen so far
-        self._reanchors_seen = 0
+        self._moves_seen = (0, 0)  # (reference moves, mic re-anchors) seen so far
         # timeline index from which the echo may lie elsewhere since the last move (None: all of it,
         # the mic moved); what played before it still fits the linear filter's pairing
         self._moved_ref: int | None = None
@@ -595,11 +594,11 @@ class TimedEchoCanceller:
         echo may have moved, so the linear filter rests from mic index `at` until it is found."""
         with self._ref_lock:
             moves, moved_at = self._timeline.moves, self._timeline.moved_at
-        reanchors = self.mic_anchor.reanchors
-        if moves + reanchors != self._moves_seen:
-            self._moves_seen, self._unsure_from, self._unsure_heard = moves + reanchors, at, 0
-            self._moved_ref = moved_at if reanchors == self._reanchors_seen else None
-            self._reanchors_seen = reanchors
+        seen = (moves, self.mic_anchor.reanchors)
+        if seen != self._moves_seen:
+            mic_moved = seen[1] != self._moves_seen[1]
+            self._moves_seen, self._unsure_from, self._unsure_heard = seen, at, 0
+            self._moved_ref = None if mic_moved else moved_at
 
     def _follow_delay(self, audio: np.ndarray, at: int) -> None:
         """Keep the mic history and, every TRACK_EVERY_MS, estimate the echo's delay: the linear
