@@ -19,6 +19,11 @@ While a turn is being answered (thinking or speaking), per 20 ms block after the
    and no utterance in progress
                                                      → release the hold: playback goes on from the
    last pause before the cut (`pipeline.resume_point`), so nothing of the answer is lost;
+   unless what the recognizer got over the hold is a stop phrase alone (`held_words`)
+                                                     → the answer ends: "Stop." said as a clause
+                                                       starts is over before the gate, which stands
+                                                       at the echo until it dies out, lets any of it
+                                                       through;
 4. barge-in fired but nothing was recognized         → a false interruption: the rest of the answer,
    from the cut clause on, is spoken again (without asking the LLM again).
 
@@ -96,6 +101,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Awaitable, Callable
 
 import numpy as np
 import webrtcvad
@@ -122,6 +128,10 @@ RELEASE_MS = 300  # ms without a voiced frame that end a hold: shorter pauses ar
 # came 700 ms after the word's (600 ms: "op what is ..." in 5 of 36); the linear output keeps them
 # (docs/bargein_history.md).
 HEARD_PREROLL_MS = 900
+# ms before a hold that no utterance was made of from which the recognizer hears what it held
+# (`held_words`): the hold comes 10-150 ms into the voice that started it
+HELD_PREROLL_MS = 300
+HEARD_KEPT_MS = 3000  # ms of what the recognizer got that is kept for that: a hold lasts about 1 s
 RESUME_COUPLING_DB = -10.0  # dB: the least coupling assumed after a hold that ended as a blip ...
 RESUME_MS = 2500  # ... for this long: AEC3 is re-converging after the echo path moved
 RESTART_MS = 1500  # ... and for the first this long of sound after a hold restarted the output stream
@@ -363,6 +373,10 @@ class BargeIn:
         self.echo_onset: int | None = None  # onset of the last utterance found to be the echo
         self._reanchors = 0  # the canceller's re-anchor count seen so far
         self._stop_phrases = {tuple(normalize(p).split()) for p in cfg.stop_phrases} - {()}
+        # samples → their final text, off the event loop (the listener's recognizer); None: not vetted
+        self.transcribe: Callable[[np.ndarray], Awaitable[str]] | None = None
+        self._heard: deque[tuple[int, np.ndarray]] = deque()  # (mic time, block) the recognizer got
+        self.held_stops = 0  # holds that were to be released but had heard a stop phrase alone
 
     def reference(self, samples: np.ndarray, t_ns: int) -> None:
         """The player's far end (playback thread): to the echo canceller and to the echo estimate."""
@@ -405,6 +419,13 @@ class BargeIn:
         me a long" (README, Barge-in). The linear filter leaves more echo (about -40 dB against -60,
         p99) but the voice whole, and the hold stops playback, so its echo lies under the first
         300 ms or so at most. Elsewhere, AEC3's output, which the endpointer judged, as before."""
+        heard = self._choose_heard(samples, linear, t_ns)
+        self._heard.append((t_ns, heard))
+        while self._heard[0][0] < t_ns - HEARD_KEPT_MS * MS:
+            self._heard.popleft()
+        return heard
+
+    def _choose_heard(self, samples: np.ndarray, linear: np.ndarray | None, t_ns: int) -> np.ndarray:
         if linear is None or not self.cfg.enabled:
             return samples
         if self.estimate.played_db(t_ns) is None and not self.pipe.hold.is_set():
@@ -482,11 +503,33 @@ class BargeIn:
             and self._quiet_ungated(t_ns)
             and self.endpointer.state is not State.SPEECH
         ):
+            if self.is_stop_phrase(await self.held_words(t_ns)):
+                self.held_stops += 1
+                await self.pipe.interrupt()  # the answer ends; a stop phrase asks nothing
+                return
             hold.clear()  # a blip: playback goes on (an utterance is judged when it ends)
             self.resumed_until_ns = t_ns + RESUME_MS * MS
             self.learn_after_ns = t_ns + LEARN_PAUSE_MS * MS
         if self._confirmed() and not self._is_echo_utterance(t_ns):
             self.interrupted = await self.pipe.interrupt() or False
+
+    async def held_words(self, t_ns: int) -> str:
+        """What the recognizer makes of what it got from HELD_PREROLL_MS before the hold to mic time
+        t_ns, where no utterance was made of it: "" without a recognizer, and where it is the
+        answer's own echo (`_own_echo` over the hold's first 300 ms).
+
+        A lone "Stop." said as a clause starts was held at once but never heard (10 of 24 stop
+        phrases went on, `bench_bargein.py --stops 24`, 2026-12-01): AEC3 leaks most there, so
+        the gate stood at the echo's level, and it stays there until the echo of what played before
+        the hold has died out, by when a short word is over. The recognizer gets the linear
+        filter's output while held (`heard`), where the word is whole."""
+        if self.transcribe is None or self.hold_ns is None or self.onset_ns is not None:
+            return ""
+        start = self.hold_ns - HELD_PREROLL_MS * MS
+        blocks = [block for at, block in self._heard if start <= at <= t_ns]
+        if not blocks or self._own_echo(min(t_ns, self.hold_ns + 300 * MS)):
+            return ""
+        return await self.transcribe(np.concatenate(blocks))
 
     def _is_echo_utterance(self, t_ns: int) -> bool:
         """Whether the utterance in progress is the assistant's own echo (`_own_echo`), once found
@@ -559,7 +602,8 @@ class BargeIn:
             # assistant's own voice, which nothing cancels or gates then.
             return False
         if interrupted is None:
-            short = speech_end_ns - onset < self.cfg.min_speech_ms * MS
+            # A stop phrase the recognizer heard is no cough, however little of it the gate let through
+            short = speech_end_ns - onset < self.cfg.min_speech_ms * MS and not self.is_stop_phrase(text)
             own_echo = onset == self.echo_onset or self._own_echo(speech_end_ns)
             if not text or short or own_echo:
                 self.pipe.hold.clear()  # a cough, "mm-hm", an echo burst: the answer goes on

@@ -62,6 +62,7 @@ class Listener:
             onset_detector=cfg.bargein.onset_detector,
         )
         self.bargein = BargeIn(cfg.bargein, pipe, self.endpointer, self.echo)
+        self.bargein.transcribe = lambda samples: self._asr(self.recognizer.transcribe_apart, samples)
         self._marks: dict[str, int] = {}
         # (speech end, final text taken EARLY_FINAL_MS after it, when it was ready)
         self._early: tuple[int, str, int] | None = None

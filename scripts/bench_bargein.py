@@ -11,6 +11,7 @@ its own voice, heard back through the microphone, ever stops it.
     python scripts/bench_bargein.py --loopback-adjust-s 10   # an echo path whose delay moves
     python scripts/bench_bargein.py --speaker-drive 1        # a speaker that distorts (swh-plugins)
     python scripts/bench_bargein.py --load 3                 # three busy loops beside the assistant
+    python scripts/bench_bargein.py --modes webrtc --n 0 --m 0 --stops 40   # lone stop phrases only
 
 The scene: a private PulseAudio server (`Pulse` from tests/conftest.py). The assistant plays to a null
 sink whose monitor is looped back into the microphone (module-loopback), as laptop speakers would
@@ -20,7 +21,9 @@ espeak-ng speech played into the microphone. The assistant runs in this process 
 with the configured models and a storyteller system prompt, so every answer is long whatever the
 recognizer made of the question. Per mode: the loopback at `--volume`, a first answer plays
 WARMUP_S, then N barge-ins, each 1.5-4 s into an answer (the interrupting question is the next
-turn); then the loopback at `--echo-volume` and M long answers with nobody talking.
+turn); then `--stops` answers talked over by a stop phrase alone ("Stop.", "Wait.", ...), which
+should end the answer and ask nothing; then the loopback at `--echo-volume` and M long answers with
+nobody talking.
 
 Columns, per `[bargein] echo_cancel` mode:
     stop p50 / p95   ms from the speech onset in the microphone to the speaker going silent, over the
@@ -41,6 +44,17 @@ Columns, per `[bargein] echo_cancel` mode:
     holds/min        playback holds per minute of those answers (false holds on the assistant's own
                      echo)
     hold p50 ms      how long such a false hold paused the answer (hold → release), median
+
+With `--stops K`, a second table, per mode:
+    ended            stop phrases after which the answer was over, interrupted, and no new turn had
+                     started HEARD_AFTER_S after the phrase's last sound / K
+    stop p50 / p95   as above, over the phrases after which the speaker went silent
+    heard            phrases recognized as that phrase (the finals of the utterances within it and
+                     HEARD_AFTER_S after it, and what the recognizer heard over holds about to be
+                     released then, `BargeIn.held_words`, joined)
+    went on          phrases after which the answer was still playing: not heard, dismissed (a cough,
+                     the answer's own echo), or a hold released
+    asked            phrases that started a turn of their own (heard as words other than a stop phrase)
 """
 
 from __future__ import annotations
@@ -94,6 +108,7 @@ QUESTIONS = (
     "Hold on, can you say that again?",
 )
 LONG_REQUEST = "Please tell me a long story about a dragon and a knight."
+STOP_SAYINGS = ("Stop.", "Stop!", "Wait.", "Enough.")  # said alone over an answer (`--stops`)
 
 
 def load_conftest():
@@ -320,6 +335,8 @@ class Live:
     trace: GateTrace | None = None
     # every utterance's final transcript, stop phrases and dismissed ones too: (speech end ns, text)
     finals: list[tuple[int, str]] = field(default_factory=list)
+    # what the recognizer heard over each hold about to be released (`BargeIn.held_words`): (t_ns, text)
+    held: list[tuple[int, str]] = field(default_factory=list)
 
     async def start(self, timeout: float = 180.0) -> Live:
         ready = asyncio.Event()
@@ -334,6 +351,14 @@ class Live:
                 return await utterance_ended(text, speech_end_ns)
 
             listener.bargein.utterance_ended = noted
+            held_words = listener.bargein.held_words
+
+            async def held(t_ns: int) -> str:
+                text = await held_words(t_ns)
+                self.held.append((t_ns, text))
+                return text
+
+            listener.bargein.held_words = held
             self.listener = listener
             ready.set()
 
@@ -545,6 +570,82 @@ def measure_barge_ins(live: Live, pulse, results: list[BargeInResult]) -> None:
 
 
 @dataclass
+class StopResult:
+    """A stop phrase said alone over an answer, and what came of it (`stop_phrases`)."""
+
+    started_ns: int
+    speech: Speech
+    turn: object
+    ended: bool  # the answer was over and interrupted, and no new turn started
+    went_on: bool  # the answer was still playing HEARD_AFTER_S after the phrase
+    new_turn: str | None  # the text of a turn the phrase started
+    finals: list[str]  # every final recognized from the phrase on (dismissed ones too)
+    held: list[str]  # what the recognizer heard over holds about to be released, from the phrase on
+    latency_ms: float | None = None
+    gate: dict = field(default_factory=dict)  # `GateTrace.at_onset`
+
+    @property
+    def heard(self) -> bool:
+        return normalize(" ".join(self.finals + self.held)) == normalize(self.speech.text)
+
+    def details(self) -> dict:
+        return {
+            "said": self.speech.text,
+            "stop_ms": self.latency_ms,
+            "ended": self.ended,
+            "went_on": self.went_on,
+            "new_turn": self.new_turn,
+            "finals": self.finals,
+            "held": self.held,
+            **self.gate,
+        }
+
+
+async def stop_phrases(
+    live: Live, pulse, request: Speech, stops: list[Speech], n: int, delay=(1.5, 4.0), seed: int = 1
+) -> list[StopResult]:
+    """Talk over `n` long answers with a stop phrase alone, `delay` s (uniform) after each starts to
+    sound: each should end the answer and ask nothing. An answer that goes on is cut by the bench
+    (`Pipeline.interrupt`) once judged, so the next one starts."""
+    rng = random.Random(seed)
+    results: list[StopResult] = []
+    while len(results) < n:
+        turn = await answer_playing(live, pulse, request)
+        if turn is None:
+            continue
+        await asyncio.sleep(rng.uniform(*delay))
+        if live.playing() is not turn:
+            continue  # the answer ended first; try again
+        speech = stops[len(results) % len(stops)]
+        finals, held = len(live.finals), len(live.held)
+        started = live.say(pulse, speech)
+        player = live.players[-1]
+        await wait_for(lambda player=player: player.poll() is not None, 10.0)
+        await asyncio.sleep(HEARD_AFTER_S)
+        current = live.pipe.current
+        went_on = live.playing() is turn
+        new_turn = current.user_text if current is not None and current is not turn else None
+        ended = "turn_end" in turn.marks and bool(turn.interrupted) and new_turn is None
+        texts = [text for _, text in live.finals[finals:]]
+        held_texts = [text for _, text in live.held[held:] if text]
+        results.append(StopResult(started, speech, turn, ended, went_on, new_turn, texts, held_texts))
+        if live.pipe.busy:
+            await live.pipe.interrupt()  # judged: the next phrase gets an answer of its own
+        await settled(live, 1.0)
+    await asyncio.sleep(QUIET_S + 0.5)  # the recordings catch up
+    await asyncio.to_thread(measure_stop_phrases, live, pulse, results)
+    return results
+
+
+def measure_stop_phrases(live: Live, pulse, results: list[StopResult]) -> None:
+    for r in results:
+        onset = speech_onset_ns(pulse, r.speech, r.started_ns)
+        r.latency_ms = stop_latency_ms(pulse, onset)
+        if onset is not None and live.trace is not None:
+            r.gate = live.trace.at_onset(onset)
+
+
+@dataclass
 class AnswersResult:
     answered: list[int] = field(default_factory=list)  # the answers' turn ids (the latency log's "turn")
     interrupted: int = 0
@@ -647,6 +748,10 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
         first_ns = time.perf_counter_ns()
         results = await barge_ins(live, pulse, questions, args.n)
         await settled(live)
+        stops = []
+        if args.stops:
+            sayings = [make_speech(text, folder) for text in STOP_SAYINGS]
+            stops = await stop_phrases(live, pulse, make_speech(LONG_REQUEST, folder), sayings, args.stops)
         pulse.loopback(True, args.echo_volume, args.loopback_adjust_s)
         alone_ns = time.perf_counter_ns()
         answers = await long_answers(live, pulse, make_speech(LONG_REQUEST, folder), args.m)
@@ -670,7 +775,9 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
         # (word errors, words) of the questions as recognized, over all barge-ins
         "question_words": tuple(map(sum, zip(*(r.word_errors() for r in results), strict=True))),
         "answers": answers,
+        "stops": stops,
         "details": {
+            "stop_phrases": [r.details() for r in stops],
             "self_interruptions": answers.cases,
             "split_requests": answers.split_requests,
             "echo_profile": live.trace.echo_profile(alone_ns) if live.trace is not None else [],
@@ -689,6 +796,8 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
             "onset_holds": live.listener.bargein.onset_holds,
             # utterances over an answer, recognized as words, dismissed as its own echo (`_own_echo`)
             "echo_dismissed": live.listener.bargein.echo_dismissed,
+            # holds about to be released that had heard a stop phrase alone (`BargeIn.held_words`)
+            "held_stops": live.listener.bargein.held_stops,
             "stall_restarts": getattr(live.pipe.sink, "stall_restarts", None),
             "barge_ins": [r.details() for r in results],
         },
@@ -733,6 +842,24 @@ def table(rows: list[dict], args) -> str:
             f"| {r['interrupted']}/{r['stopped']} | {wer} "
             f"| {len(a.cases)}/{a.answers} | {minutes:.1f} | {holds} | {hold_p50} |"
         )
+    if any(r["stops"] for r in rows):
+        lines += [
+            "",
+            "Stop phrases said alone over the answer",
+            "",
+            "| echo_cancel | ended | stop p50 ms | stop p95 ms | heard | went on | asked |",
+            "|---|---|---|---|---|---|---|",
+        ]
+    for r in rows:
+        if stops := r["stops"]:
+            latencies = [s.latency_ms for s in stops if s.latency_ms is not None]
+            p50, p95 = (f"{np.percentile(latencies, q):.0f}" if latencies else "-" for q in (50, 95))
+            k = len(stops)
+            lines.append(
+                f"| {r['mode']} | {sum(s.ended for s in stops)}/{k} | {p50} | {p95} "
+                f"| {sum(s.heard for s in stops)}/{k} | {sum(s.went_on for s in stops)}/{k} "
+                f"| {sum(s.new_turn is not None for s in stops)}/{k} |"
+            )
     return "\n".join(lines)
 
 
@@ -740,6 +867,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--n", type=int, default=100, help="barge-ins per mode (stop latency)")
     p.add_argument("--m", type=int, default=20, help="long answers per mode (self-interruptions)")
+    p.add_argument("--stops", type=int, default=0, help="stop phrases said alone over answers, per mode")
     p.add_argument("--modes", default="webrtc,off", help="echo_cancel modes, comma-separated")
     p.add_argument("--volume", type=float, default=0.5, help="loopback gain while the user barges in")
     p.add_argument("--echo-volume", type=float, default=1.0, help="loopback gain during the long answers")

@@ -384,7 +384,10 @@ def test_a_short_word_over_the_answer_interrupts_when_recognized():
     assert _utterance_end("stop", ms) == (False, True, True)  # ends the answer, asks nothing
     assert _utterance_end("hold on hold on", ms) == (False, True, True)
     assert _utterance_end("", ms) == (False, False, False)  # nothing heard: the answer goes on
-    assert _utterance_end("stop", ms - 20) == (False, False, False)  # too short: a cough, a click
+    assert _utterance_end("", ms - 20) == (False, False, False)  # too short: a cough, a click
+    assert _utterance_end("what", ms - 20) == (False, False, False)
+    # a stop phrase it heard is none, however little of it the gate let through
+    assert _utterance_end("stop", ms - 20) == (False, True, True)
     assert _utterance_end("stop it now", ms) == (True, True, True)  # more than a stop phrase
 
 
@@ -760,6 +763,50 @@ def test_a_pause_between_words_does_not_release_a_hold():
     assert barge.pipe.hold.is_set()
     asyncio.run(barge.after(T + RELEASE_MS * MS))
     assert not barge.pipe.hold.is_set()
+
+
+def _held(heard: str, peak: float | None = None):
+    """A hold from T that no utterance was made of, released RELEASE_MS later with the mic quiet,
+    the recognizer hearing `heard` in what it got (the canceller's echo peak `peak`): (whether the
+    answer was interrupted, whether playback is still held, the ms of audio the recognizer got)."""
+    from assistant.vad import State
+
+    barge, _ = _converged_barge_in()  # nothing plays: the echo is gone throughout
+    barge.echo = _Echo(peak=lambda t_ns: peak)
+    ep = barge.endpointer
+    ep.state, ep.voiced_until_ns = State.SILENCE, 0
+    got, calls = [], []
+
+    async def transcribe(samples):
+        got.append(len(samples) * 1000 // 16_000)
+        return heard
+
+    async def interrupt():
+        calls.append(True)
+
+    barge.transcribe, barge.pipe.interrupt = transcribe, interrupt
+    block = np.full(320, 0.1, np.float32)
+    for i in range(-50, RELEASE_MS // 20 + 1):  # 1 s before the hold to the release
+        t = T + i * 20 * MS
+        barge.heard(block, None, t)
+        ep.recent_voicing = (False, False, False, False, True) if i == 0 else (False,) * 5
+        asyncio.run(barge.after(t))
+    return bool(calls), barge.pipe.hold.is_set(), got
+
+
+def test_a_stop_phrase_held_under_the_gate_ends_the_answer_when_the_hold_would_end():
+    """ "Stop." said as a clause starts: held at once, but the gate stood at the echo's level until
+    the word was over, so no utterance was made of it. Before the hold is released, the recognizer
+    hears what it got from HELD_PREROLL_MS before the hold on; a stop phrase alone there ends the
+    answer, anything else lets it go on, and so does the answer's own echo."""
+    from assistant.bargein import HELD_PREROLL_MS
+
+    interrupted, held, got = _held("stop")
+    assert interrupted and got == [HELD_PREROLL_MS + RELEASE_MS + 20]
+    assert _held("wait wait")[:2] == (True, True)
+    assert _held("the dragon")[:2] == (False, False)  # not a stop phrase: a blip, the answer goes on
+    assert _held("")[:2] == (False, False)
+    assert _held("stop", peak=0.9) == (False, False, [])  # its own echo: not even transcribed
 
 
 def test_resume_point_is_the_last_pause_before_the_cut():

@@ -149,6 +149,17 @@ def test_a_full_context_peek_is_the_final_and_changes_nothing(model, flush_ms):
     assert rec.finalize(flush_ms=0) == _full_greedy(model, np.r_[head, tail], None, -1)
 
 
+def test_a_final_apart_is_that_audios_full_context_final_and_changes_nothing(model):
+    head, tail, other = _wave(1.5, seed=11), _wave(0.9, seed=13), _wave(1.1, seed=19)
+    rec = StreamingRecognizer(model, 320, 4, full_context_final=True)
+    rec.accept(head)
+    apart = rec.transcribe_apart(other)
+    assert apart == _full_greedy(model, np.r_[other, np.zeros(FLUSH_MS * 16, np.float32)], None, -1)
+    assert apart != rec.peek_final()  # not the utterance in progress
+    rec.accept(tail)  # which goes on as if nothing had been asked
+    assert rec.finalize(flush_ms=0) == _full_greedy(model, np.r_[head, tail], None, -1)
+
+
 def test_a_full_context_final_of_nothing_is_empty(model):
     rec = StreamingRecognizer(model, 320, 4, full_context_final=True)
     assert rec.finalize(flush_ms=0) == "" and rec.peek_final(flush_ms=0) == ""

@@ -223,6 +223,15 @@ class StreamingRecognizer:
             feats = feats[need:]
         return self._final_text(tokens, log_probs)
 
+    def transcribe_apart(self, samples: np.ndarray, flush_ms: int = FLUSH_MS) -> str:
+        """A final of `samples` alone (full context, `flush_ms` of silence after them), leaving the
+        utterance in progress as it is: what a hold heard that no utterance was made of
+        (`BargeIn.held_words`)."""
+        if self.model is None:
+            raise RuntimeError("StreamingRecognizer.build() must be called before transcribe_apart()")
+        wave = np.concatenate((samples, np.zeros(flush_ms * SAMPLE_RATE // 1000, np.float32)))
+        return self.text_of(log_probs_batch(self.model, [wave], None)[0])
+
     def text_of(self, log_probs: np.ndarray) -> str:
         """A whole utterance's (T, V) log-probs → its final text: the language model's beam search
         (its best sentences then rescored by the LLM, if one is given), or greedy CTC without one."""
