@@ -296,7 +296,8 @@ class OnsetDetector:
     echo estimate (an `EchoEstimate` learnt on this signal, under the same rules) holds playback
     too, once that estimate has settled, and with the coupling at least ONSET_MOVED_COUPLING_DB
     while the echo path has just moved. It only starts holds: releasing and confirming stay with
-    AEC3's output; the recognizer gets its output while the answer is audible (`BargeIn.heard`).
+    AEC3's output; the recognizer gets its output while the answer is audible (`BargeIn.heard`),
+    and hears it over a hold about to be released (`BargeIn.held_words`).
 
     On by default since 2026-11-26. Its false holds of 2026-11-25 (1.2-2.1 a minute against 0.4-0.8
     without, in bursts where the linear output rose to the echo's own level) came from the echo
@@ -418,7 +419,8 @@ class BargeIn:
         double talk and holds it 10-40 dB down: a request going on as the answer began lost "tell
         me a long" (README, Barge-in). The linear filter leaves more echo (about -40 dB against -60,
         p99) but the voice whole, and the hold stops playback, so its echo lies under the first
-        300 ms or so at most. Elsewhere, AEC3's output, which the endpointer judged, as before."""
+        300 ms or so at most. Elsewhere, AEC3's output, which the endpointer judged, as before.
+        The last HEARD_KEPT_MS of it are kept for `held_words`."""
         heard = self._choose_heard(samples, linear, t_ns)
         self._heard.append((t_ns, heard))
         while self._heard[0][0] < t_ns - HEARD_KEPT_MS * MS:
