@@ -230,7 +230,7 @@ class StreamingRecognizer:
         if self.model is None:
             raise RuntimeError("StreamingRecognizer.build() must be called before transcribe_apart()")
         wave = np.concatenate((samples, np.zeros(flush_ms * SAMPLE_RATE // 1000, np.float32)))
-        return self.text_of(log_probs_batch(self.model, [wave], None)[0])
+        return self._full_context_text(log_mel(wave))
 
     def text_of(self, log_probs: np.ndarray) -> str:
         """A whole utterance's (T, V) log-probs → its final text: the language model's beam search
