@@ -12,6 +12,8 @@ its own voice, heard back through the microphone, ever stops it.
     python scripts/bench_bargein.py --speaker-drive 1        # a speaker that distorts (swh-plugins)
     python scripts/bench_bargein.py --load 3                 # three busy loops beside the assistant
     python scripts/bench_bargein.py --modes webrtc --n 0 --m 0 --stops 40   # lone stop phrases only
+    python scripts/bench_bargein.py --modes webrtc --n 0 --m 0 --stops 24 --stops-at clause --volume 1.0
+                                                             # ... as a clause starts, the echo as loud
 
 The scene: a private PulseAudio server (`Pulse` from tests/conftest.py). The assistant plays to a null
 sink whose monitor is looped back into the microphone (module-loopback), as laptop speakers would
@@ -21,8 +23,9 @@ espeak-ng speech played into the microphone. The assistant runs in this process 
 with the configured models and a storyteller system prompt, so every answer is long whatever the
 recognizer made of the question. Per mode: the loopback at `--volume`, a first answer plays
 WARMUP_S, then N barge-ins, each 1.5-4 s into an answer (the interrupting question is the next
-turn); then `--stops` answers talked over by a stop phrase alone ("Stop.", "Wait.", ...), which
-should end the answer and ask nothing; then the loopback at `--echo-volume` and M long answers with
+turn); then `--stops` answers talked over by a stop phrase alone ("Stop.", "Wait.", ...), 1.5-4 s
+in or (`--stops-at clause`) as the next clause after that starts, which should end the answer and
+ask nothing; then the loopback at `--echo-volume` and M long answers with
 nobody talking.
 
 Columns, per `[bargein] echo_cancel` mode:
@@ -602,18 +605,31 @@ class StopResult:
 
 
 async def stop_phrases(
-    live: Live, pulse, request: Speech, stops: list[Speech], n: int, delay=(1.5, 4.0), seed: int = 1
+    live: Live,
+    pulse,
+    request: Speech,
+    stops: list[Speech],
+    n: int,
+    delay=(1.5, 4.0),
+    seed: int = 1,
+    at_clause: bool = False,
 ) -> list[StopResult]:
     """Talk over `n` long answers with a stop phrase alone, `delay` s (uniform) after each starts to
-    sound: each should end the answer and ask nothing. An answer that goes on is cut by the bench
-    (`Pipeline.interrupt`) once judged, so the next one starts."""
+    sound, or with `at_clause` as the next clause after that starts (the player's stamp of its first
+    block is reached: where AEC3 leaks most and the gate stands highest): each should end the answer
+    and ask nothing. An answer that goes on is cut by the bench (`Pipeline.interrupt`) once judged,
+    so the next one starts."""
     rng = random.Random(seed)
     results: list[StopResult] = []
+    estimate = live.listener.bargein.estimate
     while len(results) < n:
         turn = await answer_playing(live, pulse, request)
         if turn is None:
             continue
         await asyncio.sleep(rng.uniform(*delay))
+        if at_clause:
+            last = estimate.last_start_at(time.perf_counter_ns())
+            await wait_for(lambda last=last: estimate.last_start_at(time.perf_counter_ns()) != last, 10.0)
         if live.playing() is not turn:
             continue  # the answer ended first; try again
         speech = stops[len(results) % len(stops)]
@@ -751,7 +767,10 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
         stops = []
         if args.stops:
             sayings = [make_speech(text, folder) for text in STOP_SAYINGS]
-            stops = await stop_phrases(live, pulse, make_speech(LONG_REQUEST, folder), sayings, args.stops)
+            stops = await stop_phrases(
+                live, pulse, make_speech(LONG_REQUEST, folder), sayings, args.stops,
+                delay=tuple(args.stops_in), at_clause=args.stops_at == "clause",
+            )  # fmt: skip
         pulse.loopback(True, args.echo_volume, args.loopback_adjust_s)
         alone_ns = time.perf_counter_ns()
         answers = await long_answers(live, pulse, make_speech(LONG_REQUEST, folder), args.m)
@@ -868,6 +887,14 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--n", type=int, default=100, help="barge-ins per mode (stop latency)")
     p.add_argument("--m", type=int, default=20, help="long answers per mode (self-interruptions)")
     p.add_argument("--stops", type=int, default=0, help="stop phrases said alone over answers, per mode")
+    p.add_argument(
+        "--stops-at", choices=("random", "clause"), default="random",
+        help="when the stop phrases come: 1.5-4 s into the answer, or as the next clause after that starts",
+    )  # fmt: skip
+    p.add_argument(
+        "--stops-in", type=float, nargs=2, default=(1.5, 4.0), metavar=("LO", "HI"),
+        help="s into the answer (uniform) at which a stop phrase is said, or after which the next clause",
+    )  # fmt: skip
     p.add_argument("--modes", default="webrtc,off", help="echo_cancel modes, comma-separated")
     p.add_argument("--volume", type=float, default=0.5, help="loopback gain while the user barges in")
     p.add_argument("--echo-volume", type=float, default=1.0, help="loopback gain during the long answers")
