@@ -409,6 +409,14 @@ async def wait_for(condition, timeout: float, step: float = 0.02) -> bool:
     return True
 
 
+async def next_clause_start(live: Live, timeout: float = 10.0) -> bool:
+    """Wait until the next clause of the answer starts: the player's stamp of its first block (sound
+    after a pause) is reached. False if none came within `timeout`."""
+    estimate = live.listener.bargein.estimate
+    last = estimate.last_start_at(time.perf_counter_ns())
+    return await wait_for(lambda: estimate.last_start_at(time.perf_counter_ns()) != last, timeout)
+
+
 async def settled(live: Live, quiet_s: float = 2.0, timeout: float = 180.0) -> None:
     """Wait until no turn has been busy or started for `quiet_s`: between a question's endpoint and
     its turn the pipe is idle, and a long request said there interrupted the question's answer (it
@@ -621,15 +629,13 @@ async def stop_phrases(
     so the next one starts."""
     rng = random.Random(seed)
     results: list[StopResult] = []
-    estimate = live.listener.bargein.estimate
     while len(results) < n:
         turn = await answer_playing(live, pulse, request)
         if turn is None:
             continue
         await asyncio.sleep(rng.uniform(*delay))
         if at_clause:
-            last = estimate.last_start_at(time.perf_counter_ns())
-            await wait_for(lambda last=last: estimate.last_start_at(time.perf_counter_ns()) != last, 10.0)
+            await next_clause_start(live)
         if live.playing() is not turn:
             continue  # the answer ended first; try again
         speech = stops[len(results) % len(stops)]

@@ -385,14 +385,7 @@ def test_a_stop_phrase_alone_as_a_clause_starts_ends_the_answer(bench, looped, a
             # later answers: past the first RESTART_MS of sound after the last hold, where the gates
             # stand higher (a barge-in there must be louder; README, Barge-in)
             warmup = 2.0
-            estimate = live.listener.bargein.estimate
-            last = estimate.last_start_at(time.perf_counter_ns())
-
-            def clause_started(estimate=estimate, last=last) -> bool:
-                return estimate.last_start_at(time.perf_counter_ns()) != last
-
-            # the next clause starts: the player's stamp of its first block is reached
-            clause = await wait_until(clause_started, 10.0)
+            clause = await bench.next_clause_start(live)
             if not clause or live.playing() is not turn:
                 continue  # the answer ended first
             finals = len(live.finals)
