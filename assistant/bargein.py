@@ -61,7 +61,8 @@ consulted:
   barge-in bench nearly every answer after an interruption was held falsely 0.1-0.9 s in (then the
   resume floor slowed the next barge-in: p95 1.4 s); with it, 1 false hold in 12 barge-ins. A
   barge-in in that first 1.5 s of an answer has to be louder (at the echo's played level) to hold
-  at once.
+  at once. A clause that begins within that 1.5 s keeps the floor for its own START_MS: AEC3,
+  still finding the delay, leaks most there.
 - The hold is its own check: it stops playback, so the echo dies out within the echo tail. Voice that
   goes on AFTER_HOLD_MS after the hold cannot be the assistant's; residual echo that slipped through
   the gate ends as a blip, and the hold is released, but only once the echo tail of what played
@@ -458,13 +459,21 @@ class BargeIn:
 
     def _first_sound_after_move(self, t_ns: int) -> bool:
         """Whether t_ns lies in the first RESTART_MS of sound since the player's stream last
-        restarted or re-stamped its clock (an underflow): the echo moved against its reference, and
-        both AEC3 and the linear filter leak until they have the new delay. Any restart: one without a
-        hold (an answer cut by `Pipeline.interrupt` alone, a stall) held the next answer 200 ms into
-        its first clause in 8 of 11 answers, at loopback volume 1.0 and at 0.5 alike (2026-12-02)."""
+        restarted or re-stamped its clock (an underflow), or in the START_MS phase of a clause that
+        began within them: the echo moved against its reference, and both AEC3 and the linear filter
+        leak until they have the new delay, most at a clause start. Any restart: one without a hold
+        (an answer cut by `Pipeline.interrupt` alone, a stall) held the next answer 200 ms into its
+        first clause in 8 of 11 answers, at loopback volume 1.0 and at 0.5 alike (2026-12-02). A
+        clause that starts as RESTART_MS ends leaked 20-25 dB over its learnt estimate, 100-200 ms
+        in: 14 of 68 answers after a cut were held there, 1.6-1.8 s into the answer; with the floor
+        kept over it, 2 of 56 answers were held at all (`bench_bargein.py --cuts`, 2026-12-02)."""
         move = self.estimate.last_move_at(t_ns)
         start = self.estimate.first_start_after(move) if move is not None else None
-        return start is not None and 0 <= t_ns - start < RESTART_MS * MS
+        if start is None or t_ns < start:
+            return False
+        end = start + RESTART_MS * MS
+        clause = self.estimate.last_start_at(end - 1)  # the last to begin within the floor
+        return t_ns < max(end, clause + START_MS * MS)
 
     def _mic_moved(self, t_ns: int) -> bool:
         """Whether the echo canceller re-anchored the mic (`MicAnchor`) in the last RESTART_MS: the

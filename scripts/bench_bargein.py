@@ -14,6 +14,9 @@ its own voice, heard back through the microphone, ever stops it.
     python scripts/bench_bargein.py --modes webrtc --n 0 --m 0 --stops 40   # lone stop phrases only
     python scripts/bench_bargein.py --modes webrtc --n 0 --m 0 --stops 24 --stops-at clause --volume 1.0
                                                              # ... as a clause starts, the echo as loud
+    python scripts/bench_bargein.py --modes webrtc --n 0 --m 0 --stops 24 --stops-at clause --volume 1.0 \
+        --stops-in 2 2 --sayings Stop. --warmup-s 0          # "Stop." 2 s in, then at the next clause
+    python scripts/bench_bargein.py --modes webrtc --n 0 --m 0 --cuts 20   # answers after a cut only
 
 The scene: a private PulseAudio server (`Pulse` from tests/conftest.py). The assistant plays to a null
 sink whose monitor is looped back into the microphone (module-loopback), as laptop speakers would
@@ -22,11 +25,12 @@ echo's delay) that often, as PulseAudio does by default (10 s; see `Pulse.loopba
 espeak-ng speech played into the microphone. The assistant runs in this process (`listen.run_live`)
 with the configured models and a storyteller system prompt, so every answer is long whatever the
 recognizer made of the question. Per mode: the loopback at `--volume`, a first answer plays
-WARMUP_S, then N barge-ins, each 1.5-4 s into an answer (the interrupting question is the next
-turn); then `--stops` answers talked over by a stop phrase alone ("Stop.", "Wait.", ...), 1.5-4 s
-in or (`--stops-at clause`) as the next clause after that starts, which should end the answer and
-ask nothing; then the loopback at `--echo-volume` and M long answers with
-nobody talking.
+`--warmup-s`, then N barge-ins, each 1.5-4 s into an answer (the interrupting question is the next
+turn); then `--stops` answers talked over by a stop phrase alone (`--sayings` in turn), 1.5-4 s in
+(`--stops-in`) or (`--stops-at clause`) as the next clause after that starts, which should end the
+answer and ask nothing; then the loopback at `--echo-volume` and M long answers with nobody
+talking; then `--cuts` answers, each after one the bench cut 3 s in with `Pipeline.interrupt`,
+nobody talking either.
 
 Columns, per `[bargein] echo_cancel` mode:
     stop p50 / p95   ms from the speech onset in the microphone to the speaker going silent, over the
@@ -58,6 +62,13 @@ With `--stops K`, a second table, per mode:
     went on          phrases after which the answer was still playing: not heard, dismissed (a cough,
                      the answer's own echo), or a hold released
     asked            phrases that started a turn of their own (heard as words other than a stop phrase)
+
+With `--cuts K`, a third table, per mode (the answers after a cut; each is cut 3 s in in turn):
+    held             answers held (falsely: nobody talks) in their first 3 s / K
+    holds            those holds, all together
+    first hold p50   ms from the answer's playback_start to its first hold, median
+    ended early      answers over before the bench cut them (short, or cut by their own echo)
+    cut by its echo  of those, answers interrupted (nobody talked: their own echo cut them)
 """
 
 from __future__ import annotations
@@ -752,6 +763,61 @@ async def long_answers(live: Live, pulse, question: Speech, m: int, timeout: flo
     return result
 
 
+@dataclass
+class CutResult:
+    turn: object  # the answer watched: the one after a cut
+    holds_ms: list[float]  # ms after its playback_start at which a hold came, within the watch
+    ended_early: bool  # it was over before the bench cut it: a short answer, or `self_cut`
+    self_cut: bool  # it was interrupted before the bench cut it: by its own echo, nobody talking
+    events_ms: list  # underflows, mic re-anchors and moves of the echo's delay, ms after playback_start
+    gate_at_first_hold: list  # `GateTrace.around` the first hold, ms after playback_start
+
+    def details(self) -> dict:
+        return {
+            "holds_ms": self.holds_ms,
+            "ended_early": self.ended_early,
+            "self_cut": self.self_cut,
+            "events_ms": self.events_ms,
+            "gate_at_first_hold": self.gate_at_first_hold,
+        }
+
+
+async def cut_answers(
+    live: Live, pulse, request: Speech, n: int, cut_after_s: float = 3.0, watch_s: float = 3.0
+) -> list[CutResult]:
+    """Cut long answers with `Pipeline.interrupt` `cut_after_s` after each starts to play, nobody
+    talking (a cut that is no barge-in: a crash, a stall, the bench's own cut), and watch the first
+    `watch_s` of `n` answers that each follow such a cut: the player's stream restarts with each
+    stop, its sound lies a few ms off the old stream's against its stamps, and a hold there is a
+    false one on the echo AEC3 leaks while it finds the new delay (before every restart got the
+    floor, 16 of 22 such answers were held about 200 ms in; before a clause beginning within the
+    floor kept it, 15 of 68, nearly all 1.6-1.8 s in; 2026-12-02)."""
+    results: list[CutResult] = []
+    cut_before = False
+    while len(results) < n:
+        await settled(live, 1.0)
+        turn = await answer_playing(live, pulse, request)
+        if turn is None or "playback_start" not in turn.marks:
+            continue
+        start_ns = turn.marks["playback_start"]
+        holds = live.pipe.hold.count
+        await asyncio.sleep(max(0.0, start_ns / NS + cut_after_s - time.perf_counter_ns() / NS))
+        ended_early = "turn_end" in turn.marks
+        self_cut = ended_early and bool(turn.interrupted)
+        if cut_before:
+            hold = live.pipe.hold
+            until_ns = start_ns + round(watch_s * NS)
+            sets = [t for t in hold.sets[holds:] if t <= until_ns]
+            holds_ms = [round((t - start_ns) / 1e6) for t in sets]
+            events = [(round((t - start_ns) / 1e6), what) for t, what in live.trace.events if t >= start_ns]
+            gate = live.trace.around(sets[0], start_ns, 600, 100) if sets else []
+            results.append(CutResult(turn, holds_ms, ended_early, self_cut, events, gate))
+        await live.pipe.interrupt()
+        # the next answer follows a cut only if this one was still playing when it came
+        cut_before = not ended_early
+    return results
+
+
 # --- the bench ---------------------------------------------------------------------------------------
 
 
@@ -766,13 +832,13 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
         # A first answer plays a while: the loopback settles its latency (module-loopback adapts it
         # over several seconds, an artifact of the rig) and AEC3 converges; then the barge-ins.
         await answer_playing(live, pulse, questions[0])
-        await asyncio.sleep(WARMUP_S)
+        await asyncio.sleep(args.warmup_s)
         first_ns = time.perf_counter_ns()
         results = await barge_ins(live, pulse, questions, args.n)
         await settled(live)
         stops = []
         if args.stops:
-            sayings = [make_speech(text, folder) for text in STOP_SAYINGS]
+            sayings = [make_speech(text, folder) for text in args.sayings]
             stops = await stop_phrases(
                 live, pulse, make_speech(LONG_REQUEST, folder), sayings, args.stops,
                 delay=tuple(args.stops_in), at_clause=args.stops_at == "clause",
@@ -780,6 +846,7 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
         pulse.loopback(True, args.echo_volume, args.loopback_adjust_s)
         alone_ns = time.perf_counter_ns()
         answers = await long_answers(live, pulse, make_speech(LONG_REQUEST, folder), args.m)
+        cuts = await cut_answers(live, pulse, make_speech(LONG_REQUEST, folder), args.cuts)
     finally:
         for hog in hogs:
             hog.kill()
@@ -801,7 +868,9 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
         "question_words": tuple(map(sum, zip(*(r.word_errors() for r in results), strict=True))),
         "answers": answers,
         "stops": stops,
+        "cuts": cuts,
         "details": {
+            "cut_answers": [r.details() for r in cuts],
             "stop_phrases": [r.details() for r in stops],
             "self_interruptions": answers.cases,
             "split_requests": answers.split_requests,
@@ -885,6 +954,22 @@ def table(rows: list[dict], args) -> str:
                 f"| {sum(s.heard for s in stops)}/{k} | {sum(s.went_on for s in stops)}/{k} "
                 f"| {sum(s.new_turn is not None for s in stops)}/{k} |"
             )
+    if any(r["cuts"] for r in rows):
+        lines += [
+            "",
+            f"Answers after a cut, nobody talking (loopback volume {args.echo_volume}; the first 3 s)",
+            "",
+            "| echo_cancel | held | holds | first hold p50 ms | ended early | cut by its echo |",
+            "|---|---|---|---|---|---|",
+        ]
+    for r in rows:
+        if cuts := r["cuts"]:
+            first = [c.holds_ms[0] for c in cuts if c.holds_ms]
+            p50 = f"{np.percentile(first, 50):.0f}" if first else "-"
+            k, early, self_cut = len(cuts), sum(c.ended_early for c in cuts), sum(c.self_cut for c in cuts)
+            holds = sum(len(c.holds_ms) for c in cuts)
+            held = len(first)
+            lines.append(f"| {r['mode']} | {held}/{k} | {holds} | {p50} | {early}/{k} | {self_cut}/{k} |")
     return "\n".join(lines)
 
 
@@ -900,6 +985,16 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument(
         "--stops-in", type=float, nargs=2, default=(1.5, 4.0), metavar=("LO", "HI"),
         help="s into the answer (uniform) at which a stop phrase is said, or after which the next clause",
+    )  # fmt: skip
+    p.add_argument(
+        "--sayings", nargs="+", default=STOP_SAYINGS, metavar="PHRASE", help="the stop phrases, said in turn"
+    )
+    p.add_argument(
+        "--warmup-s", type=float, default=WARMUP_S, help="s the first answer plays before anything is said"
+    )
+    p.add_argument(
+        "--cuts", type=int, default=0,
+        help="answers after one cut by the bench 3 s in, nobody talking: false holds in their first 3 s",
     )  # fmt: skip
     p.add_argument("--modes", default="webrtc,off", help="echo_cancel modes, comma-separated")
     p.add_argument("--volume", type=float, default=0.5, help="loopback gain while the user barges in")
