@@ -789,7 +789,7 @@ def test_after_a_stop_the_first_sound_of_the_restarted_stream_gets_the_floor():
 def test_a_clause_that_starts_as_the_restart_floor_ends_keeps_it_for_its_start():
     """AEC3, still finding the restarted stream's delay, leaks most at a clause start: one that
     begins within the first RESTART_MS of sound after a restart keeps the floor for its own
-    START_MS, past RESTART_MS; then the learnt estimate again. Without that, 6 of 28 answers after
+    START_MS, past RESTART_MS; then the learnt estimate again. Without that, 14 of 68 answers after
     a cut were held falsely 1.6-1.8 s in, as their second clause began (`bench_bargein.py --cuts`)."""
     from assistant.bargein import PAUSE_MS, RESTART_MS, RESUME_COUPLING_DB
 
