@@ -138,6 +138,11 @@ HEARD_PREROLL_MS = 900
 # ms before a hold that no utterance was made of from which the recognizer hears what it held
 # (`held_words`): the hold comes 10-150 ms into the voice that started it
 HELD_PREROLL_MS = 300
+# ... and from this far back where a floor (the moves' windows below) was on within it: the word can
+# lie whole under the raised gate, the hold coming only as the floor ends, 420-450 ms into "Stop!"
+# said as a clause begins inside the restart floor. From 300 ms back such holds heard "up" or "ugh"
+# (1 of 4 heard the phrase), from 600 ms 4 of 5 (`bench_bargein.py --stops 40`, 2026-12-02)
+HELD_FLOORED_PREROLL_MS = 600
 HEARD_KEPT_MS = 3000  # ms of what the recognizer got that is kept for that: a hold lasts about 1 s
 RESUME_COUPLING_DB = -10.0  # dB: the least coupling assumed after a hold that ended as a blip ...
 RESUME_MS = 2500  # ... for this long: AEC3 is re-converging after the echo path moved
@@ -377,6 +382,8 @@ class BargeIn:
         )
         self.onset_ns: int | None = None  # speech that started while the assistant was answering
         self.hold_ns: int | None = None  # mic time of the block that last held playback
+        self.held_from_ns = 0  # mic time from which `held_words` hears what that hold held
+        self.floored_ns: int | None = None  # mic time the gates last stood on a floor (`moved`)
         self.interrupted = None  # the turn this utterance interrupted once confirmed (False: none was left)
         self.resumed_until_ns = 0  # mic time until which RESUME_COUPLING_DB holds after a blip
         self.learn_after_ns = 0  # mic time from which the echo estimate may learn again after a hold
@@ -408,6 +415,8 @@ class BargeIn:
         alone = self.endpointer.state is State.SILENCE and not self.pipe.hold.is_set()
         learn = played is not None and alone and t_ns >= self.learn_after_ns
         moved = t_ns < self.resumed_until_ns or self._first_sound_after_move(t_ns) or self._mic_moved(t_ns)
+        if moved:
+            self.floored_ns = t_ns
         if linear is not None and self.onset is not None and self.cfg.enabled:
             self.onset.accept(linear, t_ns, learn, ONSET_MOVED_COUPLING_DB if moved else None)
         if played is None:
@@ -505,6 +514,8 @@ class BargeIn:
             hold.set()
             self.onset_holds += not voice
             self.hold_ns = t_ns
+            floored = self.floored_ns is not None and t_ns - self.floored_ns <= HELD_FLOORED_PREROLL_MS * MS
+            self.held_from_ns = t_ns - (HELD_FLOORED_PREROLL_MS if floored else HELD_PREROLL_MS) * MS
             self.estimate.discard()
             if self.onset is not None:
                 self.onset.estimate.discard()
@@ -527,8 +538,9 @@ class BargeIn:
 
     async def held_words(self, t_ns: int) -> str:
         """What the recognizer makes of what it got from HELD_PREROLL_MS before the hold to mic time
-        t_ns, where no utterance was made of it: "" without a recognizer, and where it is the
-        answer's own echo (`_own_echo` over the hold's first 300 ms).
+        t_ns (HELD_FLOORED_PREROLL_MS where a floor was on within that before it), where no utterance
+        was made of it: "" without a recognizer, and where it is the answer's own echo (`_own_echo`
+        over the hold's first 300 ms).
 
         A lone "Stop." said as a clause starts was held at once but never heard (10 of 24 stop
         phrases went on, `bench_bargein.py --stops 24`, 2026-12-01): AEC3 leaks most there, so
@@ -537,8 +549,7 @@ class BargeIn:
         filter's output while held (`heard`), where the word is whole."""
         if self.transcribe is None or self.hold_ns is None or self.onset_ns is not None:
             return ""
-        start = self.hold_ns - HELD_PREROLL_MS * MS
-        blocks = [block for at, block in self._heard if start <= at <= t_ns]
+        blocks = [block for at, block in self._heard if self.held_from_ns <= at <= t_ns]
         if not blocks or self._own_echo(min(t_ns, self.hold_ns + 300 * MS)):
             return ""
         return await self.transcribe(np.concatenate(blocks))

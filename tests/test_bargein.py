@@ -883,10 +883,11 @@ def test_a_pause_between_words_does_not_release_a_hold():
     assert not barge.pipe.hold.is_set()
 
 
-def _held(heard: str, peak: float | None = None):
+def _held(heard: str, peak: float | None = None, floor_ends_ms: int | None = None):
     """A hold from T that no utterance was made of, released RELEASE_MS later with the mic quiet,
-    the recognizer hearing `heard` in what it got (the canceller's echo peak `peak`): (whether the
-    answer was interrupted, whether playback is still held, the ms of audio the recognizer got)."""
+    the recognizer hearing `heard` in what it got (the canceller's echo peak `peak`; a resume floor
+    on the gates until `floor_ends_ms` from T): (whether the answer was interrupted, whether
+    playback is still held, the ms of audio the recognizer got)."""
     from assistant.vad import State
 
     barge, _ = _converged_barge_in()  # nothing plays: the echo is gone throughout
@@ -903,9 +904,12 @@ def _held(heard: str, peak: float | None = None):
         calls.append(True)
 
     barge.transcribe, barge.pipe.interrupt = transcribe, interrupt
+    if floor_ends_ms is not None:
+        barge.resumed_until_ns = T + floor_ends_ms * MS
     block = np.full(320, 0.1, np.float32)
     for i in range(-50, RELEASE_MS // 20 + 1):  # 1 s before the hold to the release
         t = T + i * 20 * MS
+        barge.before(block, t)
         barge.heard(block, None, t)
         ep.recent_voicing = (False, False, False, False, True) if i == 0 else (False,) * 5
         asyncio.run(barge.after(t))
@@ -925,6 +929,21 @@ def test_a_stop_phrase_held_under_the_gate_ends_the_answer_when_the_hold_would_e
     assert _held("the dragon")[:2] == (False, False)  # not a stop phrase: a blip, the answer goes on
     assert _held("")[:2] == (False, False)
     assert _held("stop", peak=0.9) == (False, False, [])  # its own echo: not even transcribed
+
+
+def test_a_hold_as_a_floor_ends_hears_the_word_the_floor_hid():
+    """ "Stop!" said as a clause starts inside the restart floor lies whole under the raised gate;
+    the hold comes as the floor ends, 420-450 ms into the word, and from HELD_PREROLL_MS before it
+    the recognizer heard "up". Where a floor was on within HELD_FLOORED_PREROLL_MS before the hold,
+    `held_words` reaches back that far; elsewhere the hold comes early in the voice, and the
+    shorter reach keeps the answer's earlier words out."""
+    from assistant.bargein import HELD_FLOORED_PREROLL_MS, HELD_PREROLL_MS
+
+    assert HELD_FLOORED_PREROLL_MS > HELD_PREROLL_MS
+    whole, short = (reach + RELEASE_MS + 20 for reach in (HELD_FLOORED_PREROLL_MS, HELD_PREROLL_MS))
+    assert _held("stop", floor_ends_ms=20) == (True, True, [whole])  # held under the floor
+    assert _held("stop", floor_ends_ms=-HELD_FLOORED_PREROLL_MS + 40)[2] == [whole]
+    assert _held("stop", floor_ends_ms=-HELD_FLOORED_PREROLL_MS - 100)[2] == [short]
 
 
 def test_resume_point_is_the_last_pause_before_the_cut():
