@@ -69,6 +69,10 @@ With `--cuts K`, a third table, per mode (the answers after a cut; each is cut 3
     first hold p50   ms from the answer's playback_start to its first hold, median
     ended early      answers over before the bench cut them (short, or cut by their own echo)
     cut by its echo  of those, answers interrupted (nobody talked: their own echo cut them)
+
+`--details` keep, per stop phrase and per answer after a cut, `floor_over_learnt_db`: the most a
+block under a floor stood over the gate the learnt echo estimate alone would set (the phrase's first
+600 ms; the answer's first 3 s). A user's word the floor hid against the echo it is raised for.
 """
 
 from __future__ import annotations
@@ -236,6 +240,8 @@ class GateTrace:
         self.bargein, before = bargein, bargein.before
         endpointer = bargein.endpointer
 
+        # per block under a floor: heard dB over the gate the learnt echo estimate alone would set
+        self.over_learnt: dict[int, float] = {}
         # when the player's stream ran dry and when the canceller re-anchored the mic: (t_ns, what)
         self.events: list[tuple[int, str]] = []
         self._counts = (0, 0)
@@ -257,6 +263,8 @@ class GateTrace:
                 return
             expected = played + bargein.estimate.coupling(t_ns) + bargein.cfg.speaking_threshold_db
             floor = gate > expected + 0.01
+            if floor:
+                self.over_learnt[t_ns] = vad.level_db(samples) - expected
             starting = bargein.estimate.starting(t_ns)
             start = bargein.estimate.last_start_at(t_ns)
             since = (t_ns - start) / 1e6 if start is not None else None
@@ -311,6 +319,13 @@ class GateTrace:
             if lo <= t < hi
         ]  # fmt: skip
 
+    def most_over_learnt(self, lo_ns: int, hi_ns: int) -> float | None:
+        """The most a block in [lo_ns, hi_ns) under a floor stood over the gate the learnt echo
+        estimate alone would set (dB; None: no floor there). A user's word the floor hid against
+        the echo a floor is raised for: what a look back at a floor's end would have to tell apart."""
+        margins = [m for t, m in self.over_learnt.items() if lo_ns <= t < hi_ns]
+        return round(max(margins), 1) if margins else None
+
     def at_onset(self, onset_ns: int, window_ns: int = NS) -> dict:
         """Whether a floor, or a clause start's echo estimate, was on in the first 100 ms after the
         onset, and when the mic first rose above the gate (ms after the onset; None: not within
@@ -333,6 +348,8 @@ class GateTrace:
             "floor": any(r[3] for r in first),
             "clause_start": any(r[4] for r in first),
             "above_gate_ms": above,
+            # the first 600 ms after the onset: a stop phrase's length
+            "floor_over_learnt_db": self.most_over_learnt(onset_ns, onset_ns + 6 * NS // 10),
             "timeline": timeline,
             "onset_detector": onset,
         }
@@ -771,6 +788,7 @@ class CutResult:
     self_cut: bool  # it was interrupted before the bench cut it: by its own echo, nobody talking
     events_ms: list  # underflows, mic re-anchors and moves of the echo's delay, ms after playback_start
     gate_at_first_hold: list  # `GateTrace.around` the first hold, ms after playback_start
+    floor_over_learnt_db: float | None  # `GateTrace.most_over_learnt` over the watch: the echo alone
 
     def details(self) -> dict:
         return {
@@ -779,6 +797,7 @@ class CutResult:
             "self_cut": self.self_cut,
             "events_ms": self.events_ms,
             "gate_at_first_hold": self.gate_at_first_hold,
+            "floor_over_learnt_db": self.floor_over_learnt_db,
         }
 
 
@@ -811,7 +830,8 @@ async def cut_answers(
             holds_ms = [round((t - start_ns) / 1e6) for t in sets]
             events = [(round((t - start_ns) / 1e6), what) for t, what in live.trace.events if t >= start_ns]
             gate = live.trace.around(sets[0], start_ns, 600, 100) if sets else []
-            results.append(CutResult(turn, holds_ms, ended_early, self_cut, events, gate))
+            over = live.trace.most_over_learnt(start_ns, until_ns)
+            results.append(CutResult(turn, holds_ms, ended_early, self_cut, events, gate, over))
         await live.pipe.interrupt()
         # the next answer follows a cut only if this one was still playing when it came
         cut_before = not ended_early
