@@ -262,14 +262,14 @@ class GateTrace:
             if played is None or gate is None:
                 return
             expected = played + bargein.estimate.coupling(t_ns) + bargein.cfg.speaking_threshold_db
-            floor = gate > expected + 0.01
+            floor, heard = gate > expected + 0.01, vad.level_db(samples)
             if floor:
-                self.over_learnt[t_ns] = vad.level_db(samples) - expected
+                self.over_learnt[t_ns] = heard - expected
             starting = bargein.estimate.starting(t_ns)
             start = bargein.estimate.last_start_at(t_ns)
             since = (t_ns - start) / 1e6 if start is not None else None
             held = bargein.pipe.hold.is_set()
-            self.rows.append((t_ns, vad.level_db(samples), gate, floor, starting, played, since, held))
+            self.rows.append((t_ns, heard, gate, floor, starting, played, since, held))
             if linear is not None:
                 self.onset.append((t_ns, max(bargein.onset.margins, default=None), starting, since, held))
 
