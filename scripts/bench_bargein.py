@@ -368,6 +368,9 @@ class Live:
     finals: list[tuple[int, str]] = field(default_factory=list)
     # what the recognizer heard over each hold about to be released (`BargeIn.held_words`): (t_ns, text)
     held: list[tuple[int, str]] = field(default_factory=list)
+    # ... and as each floor that hid a block over the learnt gate ended (`BargeIn.floor_words`);
+    # these go into `held` too
+    floor_heard: list[tuple[int, str]] = field(default_factory=list)
 
     async def start(self, timeout: float = 180.0) -> Live:
         ready = asyncio.Event()
@@ -390,6 +393,15 @@ class Live:
                 return text
 
             listener.bargein.held_words = held
+            floor_words = listener.bargein.floor_words
+
+            async def floored(from_ns: int, loudest_ns: int, t_ns: int) -> str:
+                text = await floor_words(from_ns, loudest_ns, t_ns)
+                self.held.append((t_ns, text))
+                self.floor_heard.append((t_ns, text))
+                return text
+
+            listener.bargein.floor_words = floored
             self.listener = listener
             ready.set()
 
@@ -912,6 +924,10 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
             "echo_dismissed": live.listener.bargein.echo_dismissed,
             # holds about to be released that had heard a stop phrase alone (`BargeIn.held_words`)
             "held_stops": live.listener.bargein.held_stops,
+            # floors that ended having hidden a stop phrase alone (`BargeIn.floor_words`), and what the
+            # recognizer made of each floor's stretch, s from the first barge-in
+            "floor_stops": live.listener.bargein.floor_stops,
+            "floor_heard": [(round((t - first_ns) / NS, 2), text) for t, text in live.floor_heard],
             "stall_restarts": getattr(live.pipe.sink, "stall_restarts", None),
             "barge_ins": [r.details() for r in results],
         },

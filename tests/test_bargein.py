@@ -946,6 +946,64 @@ def test_a_hold_as_a_floor_ends_hears_the_word_the_floor_hid():
     assert _held("stop", floor_ends_ms=-HELD_FLOORED_PREROLL_MS - 100)[2] == [short]
 
 
+def _floored(heard: str, word_db: float, peak: float | None = None, held: bool = False, says: str = ""):
+    """The answer plays at -20 dBFS over a converged canceller (learnt gate -55 dBFS), a resume floor
+    on the gates for 600 ms from T (raised gate -20 dBFS); a 300 ms word at `word_db` 100 ms
+    into the floor, nothing else over -70, no voiced frame (the endpointer never left SILENCE); the
+    recognizer hears `heard` in what it got (echo peak `peak`; `held`: playback held throughout; the
+    answer's text `says`):
+    (whether the answer was interrupted, the ms of audio the recognizer got)."""
+    from assistant.vad import State
+
+    barge, _ = _converged_barge_in()
+    barge.echo = _Echo(peak=lambda t_ns: peak)
+    ep = barge.endpointer
+    ep.state, ep.voiced_until_ns, ep.recent_voicing = State.SILENCE, 0, (False,) * 5
+    got, calls = [], []
+
+    async def transcribe(samples):
+        got.append(len(samples) * 1000 // 16_000)
+        return heard
+
+    async def interrupt():
+        calls.append(True)
+
+    barge.transcribe, barge.pipe.interrupt = transcribe, interrupt
+    barge.pipe.current = SimpleNamespace(answer_text=says)
+    if held:
+        barge.pipe.hold.set()
+    played, quiet = np.full(320, 0.1, np.float32), np.full(320, 10 ** (-70 / 20), np.float32)
+    word = np.full(320, 10 ** (word_db / 20), np.float32)
+    for i in range(-100, 50):  # 2 s before the floor (past the first RESTART_MS of sound) to 0.4 s after
+        t = T + i * 20 * MS
+        if i == 0:  # a hold ended as a blip (what `after` sets then)
+            barge.resumed_until_ns = T + 600 * MS
+        barge.reference(played, t)
+        mic = word if 5 <= i < 20 else quiet
+        barge.before(mic, t)
+        barge.heard(mic, None, t)
+        asyncio.run(barge.after(t))
+    return bool(calls), got
+
+
+def test_a_floor_that_hid_a_stop_phrase_whole_ends_the_answer_as_it_ends():
+    """ "Stop!" said as a clause starts inside the restart floor can lie whole under the raised gate
+    with no hold after it. As the floor ends, a stretch that stood over the gate the learnt echo
+    estimate alone would set goes to the recognizer: a stop phrase alone there ends the answer;
+    other words, the answer's own echo (its peak, or words the answer says), a floor nothing stood
+    out under, and a hold (which hears it itself) let it go on."""
+    assert _floored("stop", -40.0) == (True, [620])  # the floor's stretch: T to the block that ends it
+    assert _floored("hold on", -40.0)[0]
+    assert _floored("the dragon", -40.0) == (False, [620])  # words of the answer's leak: it goes on
+    assert _floored("stop", -40.0, peak=0.9) == (False, [])  # its own echo: not even transcribed
+    assert _floored("stop", -60.0) == (False, [])  # under the learnt gate too: nothing was hidden
+    assert _floored("stop", -40.0, held=True) == (False, [])
+    # the answer says it: the echo's leak, which GCC-PHAT on AEC3's output often misses there
+    assert _floored("hold on", -40.0, says="Hold on, let me think.") == (False, [620])
+    assert _floored("stop stop", -40.0, says="Stop! The dragon cried.") == (False, [620])
+    assert _floored("stop", -40.0, says="The bus stops here.")[0]  # not the words it says
+
+
 def test_resume_point_is_the_last_pause_before_the_cut():
     samples = np.r_[np.ones(300), np.zeros(100), np.ones(600)].astype(np.float32)
     assert resume_point(samples, 420, 1000) == 300  # back to the gap
