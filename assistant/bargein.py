@@ -27,7 +27,7 @@ While a turn is being answered (thinking or speaking), per 20 ms block after the
    a floor on the gates (after a move, below) can hide such a word whole, with no hold at all: as
    the floor ends, if a block under it stood over the gate the learnt echo estimate alone would set,
    the recognizer hears the floor's stretch (`floor_words`); a stop phrase alone that the answer
-   does not say itself (`_answer_says`), and that is not its echo (`_own_echo`)
+   does not say itself (`_says`), and that is not its echo (`_own_echo`)
                                                      → the answer ends. The echo the floor is raised
                                                        for stands as high over the learnt gate as
                                                        such a word (28-42 dB against 28-41, bench):
@@ -109,6 +109,8 @@ first voiced frame (see `OnsetDetector`).
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import threading
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -120,6 +122,8 @@ from assistant.asr.text import normalize
 from assistant.audio.echo import FRAME, FRAME_MS, SAMPLE_RATE, EchoCanceller
 from assistant.config import BargeinConfig
 from assistant.vad import VOICE_MIN_DB, Endpointer, State, level_db, pcm16_bytes
+
+log = logging.getLogger(__name__)
 
 MS = 1_000_000  # ns per ms
 ECHO_TAIL_MS = 250  # ms a reference block (stamped when written) is heard: output latency, echo, reverb
@@ -396,6 +400,7 @@ class BargeIn:
         # (dB over the learnt gate, mic time) of the loudest block under it above that gate
         self.floor_loudest: tuple[float, int] | None = None
         self._floor_ended: tuple[int, int] | None = None  # (floor start, its loudest) to look back at
+        self._looking_back: asyncio.Task | None = None  # the recognizer on the last floor's stretch
         self.floor_stops = 0  # floors that ended having hidden a stop phrase alone (`floor_words`)
         self.interrupted = None  # the turn this utterance interrupted once confirmed (False: none was left)
         self.resumed_until_ns = 0  # mic time until which RESUME_COUPLING_DB holds after a blip
@@ -532,11 +537,12 @@ class BargeIn:
             return
         hold = self.pipe.hold
         ended, self._floor_ended = self._floor_ended, None
-        hidden = await self.floor_words(*ended, t_ns) if ended is not None else ""
-        if self.is_stop_phrase(hidden) and not self._answer_says(hidden):
-            self.floor_stops += 1
-            await self.pipe.interrupt()  # the answer ends; a stop phrase asks nothing
-            return
+        stretch = self._floor_stretch(*ended, t_ns) if ended is not None else None
+        if (
+            stretch is not None
+        ):  # beside the blocks that follow: a floor's end is where a voice under it holds
+            looked_at = self._look_back(stretch, getattr(self.pipe, "current", None))
+            self._looking_back = asyncio.create_task(looked_at, name="floor look-back")
         if self.endpointer.recent_voicing[-1:] == (True,):
             self.voiced_ns = t_ns
         if not self._echo_gone(t_ns):
@@ -591,27 +597,35 @@ class BargeIn:
             return ""
         return await self.transcribe(np.concatenate(blocks))
 
-    async def floor_words(self, from_ns: int, loudest_ns: int, t_ns: int) -> str:
-        """What the recognizer makes of what it got from mic time `from_ns`, where a floor began, to
-        t_ns, as the floor ended, where neither a hold nor an utterance was made of it: "" without
-        a recognizer, with playback held or voice going on (those judge it), and where the stretch
-        is the answer's own echo (`_own_echo` over the 300 ms around its loudest block)."""
+    def _floor_stretch(self, from_ns: int, loudest_ns: int, t_ns: int) -> np.ndarray | None:
+        """What the recognizer got from mic time `from_ns`, where a floor began, to t_ns, as it
+        ended, where neither a hold nor an utterance was made of it: None without a recognizer,
+        with playback held or voice going on (those judge it), and where the stretch is the
+        answer's own echo (`_own_echo` over the 300 ms around its loudest block)."""
         quiet = self.endpointer.state is State.SILENCE and self.onset_ns is None
         if self.transcribe is None or not quiet or self.pipe.hold.is_set() or not self.pipe.busy:
-            return ""
+            return None
         blocks = [block for at, block in self._heard if from_ns <= at <= t_ns]
         if not blocks or self._own_echo(min(t_ns, loudest_ns + 150 * MS)):
-            return ""
-        return await self.transcribe(np.concatenate(blocks))
+            return None
+        return np.concatenate(blocks)
 
-    def _answer_says(self, text: str) -> bool:
-        """Whether the answer being spoken says every word of `text` somewhere: the echo's leak under a
-        floor is heard as the answer's words (the bench's "Once upon a time" as "... a time" in 12
-        of the 49 floors looked back at in `--stops 40`), which GCC-PHAT on AEC3's output, having
-        lost the echo's path there, let pass: an answer that says "Hold on, ..." would stop itself."""
-        turn = getattr(self.pipe, "current", None)
-        said = normalize(turn.answer_text).split() if turn is not None else []
-        return set(text.split()) <= set(said)
+    async def _look_back(self, stretch: np.ndarray, turn) -> None:
+        """A stop phrase alone in a floor's stretch that the answer (`turn`, still being answered
+        once it is heard) does not say ends the answer."""
+        try:
+            hidden = await self.floor_words(stretch)
+        except Exception as err:  # only a second chance at a word: the answer goes on
+            log.warning("the look back at the gate's floor failed: %s", err)
+            return
+        still = self.pipe.busy and getattr(self.pipe, "current", None) is turn
+        if still and self.is_stop_phrase(hidden) and not _says(turn, hidden):
+            self.floor_stops += 1
+            await self.pipe.interrupt()  # the answer ends; a stop phrase asks nothing
+
+    async def floor_words(self, stretch: np.ndarray) -> str:
+        """What the recognizer makes of a floor's stretch (`_floor_stretch`)."""
+        return await self.transcribe(stretch)
 
     def _is_echo_utterance(self, t_ns: int) -> bool:
         """Whether the utterance in progress is the assistant's own echo (`_own_echo`), once found
@@ -703,3 +717,12 @@ class BargeIn:
         return bool(words) and any(
             words == phrase * (len(words) // len(phrase)) for phrase in self._stop_phrases
         )
+
+
+def _says(turn, text: str) -> bool:
+    """Whether the answer of `turn` (None: none) says every word of `text` somewhere: the echo's
+    leak under a floor is heard as the answer's words (the bench's "Once upon a time" as "... a
+    time" in 12 of the 49 floors looked back at in `--stops 40`), which GCC-PHAT on AEC3's output,
+    having lost the echo's path there, let pass: an answer that says "Hold on, ..." would stop itself."""
+    said = normalize(turn.answer_text).split() if turn is not None else []
+    return set(text.split()) <= set(said)

@@ -395,8 +395,9 @@ class Live:
             listener.bargein.held_words = held
             floor_words = listener.bargein.floor_words
 
-            async def floored(from_ns: int, loudest_ns: int, t_ns: int) -> str:
-                text = await floor_words(from_ns, loudest_ns, t_ns)
+            async def floored(stretch: np.ndarray) -> str:
+                text = await floor_words(stretch)
+                t_ns = time.perf_counter_ns()  # the mic's clock: the floor ended a recognizer's time before
                 self.held.append((t_ns, text))
                 self.floor_heard.append((t_ns, text))
                 return text

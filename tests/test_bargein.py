@@ -974,15 +974,21 @@ def _floored(heard: str, word_db: float, peak: float | None = None, held: bool =
         barge.pipe.hold.set()
     played, quiet = np.full(320, 0.1, np.float32), np.full(320, 10 ** (-70 / 20), np.float32)
     word = np.full(320, 10 ** (word_db / 20), np.float32)
-    for i in range(-100, 50):  # 2 s before the floor (past the first RESTART_MS of sound) to 0.4 s after
-        t = T + i * 20 * MS
-        if i == 0:  # a hold ended as a blip (what `after` sets then)
-            barge.resumed_until_ns = T + 600 * MS
-        barge.reference(played, t)
-        mic = word if 5 <= i < 20 else quiet
-        barge.before(mic, t)
-        barge.heard(mic, None, t)
-        asyncio.run(barge.after(t))
+
+    async def blocks():  # one loop: the look back runs beside the blocks that follow
+        for i in range(-100, 50):  # 2 s before the floor (past the first RESTART_MS of sound) to 0.4 s after
+            t = T + i * 20 * MS
+            if i == 0:  # a hold ended as a blip (what `after` sets then)
+                barge.resumed_until_ns = T + 600 * MS
+            barge.reference(played, t)
+            mic = word if 5 <= i < 20 else quiet
+            barge.before(mic, t)
+            barge.heard(mic, None, t)
+            await barge.after(t)
+        if barge._looking_back is not None:
+            await barge._looking_back
+
+    asyncio.run(blocks())
     return bool(calls), got
 
 
