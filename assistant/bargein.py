@@ -400,7 +400,8 @@ class BargeIn:
         # (dB over the learnt gate, mic time) of the loudest block under it above that gate
         self.floor_loudest: tuple[float, int] | None = None
         self._floor_ended: tuple[int, int] | None = None  # (floor start, its loudest) to look back at
-        self._looking_back: asyncio.Task | None = None  # the recognizer on the last floor's stretch
+        # the recognizer on the last floor's stretch (kept: the loop holds its tasks only weakly)
+        self._looking_back: asyncio.Task | None = None
         self.floor_stops = 0  # floors that ended having hidden a stop phrase alone (`floor_words`)
         self.interrupted = None  # the turn this utterance interrupted once confirmed (False: none was left)
         self.resumed_until_ns = 0  # mic time until which RESUME_COUPLING_DB holds after a blip
@@ -538,9 +539,8 @@ class BargeIn:
         hold = self.pipe.hold
         ended, self._floor_ended = self._floor_ended, None
         stretch = self._floor_stretch(*ended, t_ns) if ended is not None else None
-        if (
-            stretch is not None
-        ):  # beside the blocks that follow: a floor's end is where a voice under it holds
+        # beside the blocks that follow, not before them: a voice the floor hid holds as it ends
+        if stretch is not None:
             looked_at = self._look_back(stretch, getattr(self.pipe, "current", None))
             self._looking_back = asyncio.create_task(looked_at, name="floor look-back")
         if self.endpointer.recent_voicing[-1:] == (True,):

@@ -946,12 +946,14 @@ def test_a_hold_as_a_floor_ends_hears_the_word_the_floor_hid():
     assert _held("stop", floor_ends_ms=-HELD_FLOORED_PREROLL_MS - 100)[2] == [short]
 
 
-def _floored(heard: str, word_db: float, peak: float | None = None, held: bool = False, says: str = ""):
+def _floored(
+    heard: str, word_db: float, peak: float | None = None, held: bool = False, says: str = "", turn_ends=False
+):
     """The answer plays at -20 dBFS over a converged canceller (learnt gate -55 dBFS), a resume floor
     on the gates for 600 ms from T (raised gate -20 dBFS); a 300 ms word at `word_db` 100 ms
     into the floor, nothing else over -70, no voiced frame (the endpointer never left SILENCE); the
     recognizer hears `heard` in what it got (echo peak `peak`; `held`: playback held throughout; the
-    answer's text `says`):
+    answer's text `says`; `turn_ends`: another turn is answered by the time the recognizer is done):
     (whether the answer was interrupted, the ms of audio the recognizer got)."""
     from assistant.vad import State
 
@@ -963,6 +965,8 @@ def _floored(heard: str, word_db: float, peak: float | None = None, held: bool =
 
     async def transcribe(samples):
         got.append(len(samples) * 1000 // 16_000)
+        if turn_ends:
+            barge.pipe.current = SimpleNamespace(answer_text="")
         return heard
 
     async def interrupt():
@@ -1007,6 +1011,7 @@ def test_a_floor_that_hid_a_stop_phrase_whole_ends_the_answer_as_it_ends():
     # the answer says it: the echo's leak, which GCC-PHAT on AEC3's output often misses there
     assert _floored("hold on", -40.0, says="Hold on, let me think.") == (False, [620])
     assert _floored("stop stop", -40.0, says="Stop! The dragon cried.") == (False, [620])
+    assert _floored("stop", -40.0, turn_ends=True) == (False, [620])  # it ends only the answer it was for
     assert _floored("stop", -40.0, says="The bus stops here.")[0]  # not the words it says
 
 
