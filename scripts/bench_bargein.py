@@ -58,7 +58,8 @@ With `--stops K`, a second table, per mode:
     stop p50 / p95   as above, over the phrases after which the speaker went silent
     heard            phrases recognized as that phrase (the finals of the utterances within it and
                      HEARD_AFTER_S after it, and what the recognizer heard over holds about to be
-                     released then, `BargeIn.held_words`, joined)
+                     released then, `BargeIn.held_words`, and as floors ended, `BargeIn.floor_words`,
+                     joined)
     went on          phrases after which the answer was still playing: not heard, dismissed (a cough,
                      the answer's own echo), or a hold released
     asked            phrases that started a turn of their own (heard as words other than a stop phrase)
@@ -73,6 +74,8 @@ With `--cuts K`, a third table, per mode (the answers after a cut; each is cut 3
 `--details` keep, per stop phrase and per answer after a cut, `floor_over_learnt_db`: the most a
 block under a floor stood over the gate the learnt echo estimate alone would set (the phrase's first
 600 ms; the answer's first 3 s). A user's word the floor hid against the echo it is raised for.
+They also keep `floor_heard`, what the recognizer made of each floor's stretch as the floor ended,
+and `floor_stops`, the answers such a look back ended.
 """
 
 from __future__ import annotations
