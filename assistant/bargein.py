@@ -541,7 +541,7 @@ class BargeIn:
         stretch = self._floor_stretch(*ended, t_ns) if ended is not None else None
         # beside the blocks that follow, not before them: a voice the floor hid holds as it ends
         if stretch is not None:
-            looked_at = self._look_back(stretch, getattr(self.pipe, "current", None))
+            looked_at = self._look_back(stretch, self.pipe.current)
             self._looking_back = asyncio.create_task(looked_at, name="floor look-back")
         if self.endpointer.recent_voicing[-1:] == (True,):
             self.voiced_ns = t_ns
@@ -592,10 +592,16 @@ class BargeIn:
         filter's output while held (`heard`), where the word is whole."""
         if self.transcribe is None or self.hold_ns is None or self.onset_ns is not None:
             return ""
-        blocks = [block for at, block in self._heard if self.held_from_ns <= at <= t_ns]
-        if not blocks or self._own_echo(min(t_ns, self.hold_ns + 300 * MS)):
-            return ""
-        return await self.transcribe(np.concatenate(blocks))
+        heard = self._heard_between(self.held_from_ns, t_ns, echo_until_ns=self.hold_ns + 300 * MS)
+        return "" if heard is None else await self.transcribe(heard)
+
+    def _heard_between(self, from_ns: int, t_ns: int, echo_until_ns: int) -> np.ndarray | None:
+        """What the recognizer got from mic time `from_ns` to t_ns; None where it got nothing, or
+        where the 300 ms up to `echo_until_ns` (at most t_ns) are the answer's own echo (`_own_echo`)."""
+        blocks = [block for at, block in self._heard if from_ns <= at <= t_ns]
+        if not blocks or self._own_echo(min(t_ns, echo_until_ns)):
+            return None
+        return np.concatenate(blocks)
 
     def _floor_stretch(self, from_ns: int, loudest_ns: int, t_ns: int) -> np.ndarray | None:
         """What the recognizer got from mic time `from_ns`, where a floor began, to t_ns, as it
@@ -605,10 +611,7 @@ class BargeIn:
         quiet = self.endpointer.state is State.SILENCE and self.onset_ns is None
         if self.transcribe is None or not quiet or self.pipe.hold.is_set() or not self.pipe.busy:
             return None
-        blocks = [block for at, block in self._heard if from_ns <= at <= t_ns]
-        if not blocks or self._own_echo(min(t_ns, loudest_ns + 150 * MS)):
-            return None
-        return np.concatenate(blocks)
+        return self._heard_between(from_ns, t_ns, echo_until_ns=loudest_ns + 150 * MS)
 
     async def _look_back(self, stretch: np.ndarray, turn) -> None:
         """A stop phrase alone in a floor's stretch that the answer (`turn`, still being answered
@@ -618,7 +621,7 @@ class BargeIn:
         except Exception as err:  # only a second chance at a word: the answer goes on
             log.warning("the look back at the gate's floor failed: %s", err)
             return
-        still = self.pipe.busy and getattr(self.pipe, "current", None) is turn
+        still = self.pipe.busy and self.pipe.current is turn
         if still and self.is_stop_phrase(hidden) and not _says(turn, hidden):
             self.floor_stops += 1
             await self.pipe.interrupt()  # the answer ends; a stop phrase asks nothing
@@ -720,9 +723,8 @@ class BargeIn:
 
 
 def _says(turn, text: str) -> bool:
-    """Whether the answer of `turn` (None: none) says every word of `text` somewhere: the echo's
+    """Whether the answer of `turn` says every word of `text` somewhere: the echo's
     leak under a floor is heard as the answer's words (the bench's "Once upon a time" as "... a
     time" in 12 of the 49 floors looked back at in `--stops 40`), which GCC-PHAT on AEC3's output,
     having lost the echo's path there, let pass: an answer that says "Hold on, ..." would stop itself."""
-    said = normalize(turn.answer_text).split() if turn is not None else []
-    return set(text.split()) <= set(said)
+    return set(text.split()) <= set(normalize(turn.answer_text).split())

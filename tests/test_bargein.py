@@ -731,7 +731,7 @@ def _converged_barge_in(onset_detector: bool = False):
     )
     barge = BargeIn(
         BargeinConfig(onset_detector=onset_detector),
-        SimpleNamespace(hold=threading.Event(), busy=True),
+        SimpleNamespace(hold=threading.Event(), busy=True, current=SimpleNamespace(answer_text="")),
         endpointer,
         echo=PassThrough(),
     )
