@@ -243,8 +243,10 @@ class GateTrace:
         self.bargein, before = bargein, bargein.before
         endpointer = bargein.endpointer
 
-        # per block under a floor: heard dB over the gate the learnt echo estimate alone would set
-        self.over_learnt: dict[int, float] = {}
+        # per block under a floor: (t_ns, heard dB over the gate the learnt echo estimate alone would
+        # set). A list, as the rows: the bench's measuring thread reads it while the loop appends, and
+        # a dict's iterator would raise on a key added meanwhile
+        self.over_learnt: list[tuple[int, float]] = []
         # when the player's stream ran dry and when the canceller re-anchored the mic: (t_ns, what)
         self.events: list[tuple[int, str]] = []
         self._counts = (0, 0)
@@ -267,7 +269,7 @@ class GateTrace:
             expected = played + bargein.estimate.coupling(t_ns) + bargein.cfg.speaking_threshold_db
             floor, heard = gate > expected + 0.01, vad.level_db(samples)
             if floor:
-                self.over_learnt[t_ns] = heard - expected
+                self.over_learnt.append((t_ns, heard - expected))
             starting = bargein.estimate.starting(t_ns)
             start = bargein.estimate.last_start_at(t_ns)
             since = (t_ns - start) / 1e6 if start is not None else None
@@ -326,7 +328,7 @@ class GateTrace:
         """The most a block in [lo_ns, hi_ns) under a floor stood over the gate the learnt echo
         estimate alone would set (dB; None: no floor there). A user's word the floor hid against
         the echo a floor is raised for: what a look back at a floor's end would have to tell apart."""
-        margins = [m for t, m in self.over_learnt.items() if lo_ns <= t < hi_ns]
+        margins = [m for t, m in self.over_learnt if lo_ns <= t < hi_ns]
         return round(max(margins), 1) if margins else None
 
     def at_onset(self, onset_ns: int, window_ns: int = NS) -> dict:
