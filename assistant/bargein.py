@@ -26,8 +26,8 @@ While a turn is being answered (thinking or speaking), per 20 ms block after the
                                                        through;
    a floor on the gates (after a move, below) can hide such a word whole, with no hold at all: as
    the floor ends, if a block under it stood over the gate the learnt echo estimate alone would set,
-   the recognizer hears the floor's stretch (`floor_words`); a stop phrase alone that the answer
-   does not say itself (`_says`), and that is not its echo (`_own_echo`)
+   the recognizer hears the floor's stretch (`floor_words`); a stop phrase alone that the answer's
+   clauses sounding then do not say (`_says`), and that is not its echo (`_own_echo`)
                                                      → the answer ends. The echo the floor is raised
                                                        for stands as high over the learnt gate as
                                                        such a word (28-42 dB against 28-41, bench):
@@ -179,6 +179,9 @@ ECHO_PEAK = 0.17
 # windows above): until the linear filter has found the echo again its output is louder (the bench,
 # before it followed the delay: false holds 0-2 dB over the -10 dB floor)
 ONSET_MOVED_COUPLING_DB = 0.0
+# ms before a floor's stretch from which the answer's clauses may be what leaks in it: twice
+# ECHO_TAIL_MS (a clause's first sample is stamped as the player takes it, and is heard later)
+SAID_BEFORE_MS = 2 * ECHO_TAIL_MS
 
 
 class EchoEstimate:
@@ -541,7 +544,7 @@ class BargeIn:
         stretch = self._floor_stretch(*ended, t_ns) if ended is not None else None
         # beside the blocks that follow, not before them: a voice the floor hid holds as it ends
         if stretch is not None:
-            looked_at = self._look_back(stretch, self.pipe.current)
+            looked_at = self._look_back(stretch, self.pipe.current, from_ns=ended[0])
             self._looking_back = asyncio.create_task(looked_at, name="floor look-back")
         if self.endpointer.recent_voicing[-1:] == (True,):
             self.voiced_ns = t_ns
@@ -613,16 +616,16 @@ class BargeIn:
             return None
         return self._heard_between(from_ns, t_ns, echo_until_ns=loudest_ns + 150 * MS)
 
-    async def _look_back(self, stretch: np.ndarray, turn) -> None:
-        """A stop phrase alone in a floor's stretch that the answer (`turn`, still being answered
-        once it is heard) does not say ends the answer."""
+    async def _look_back(self, stretch: np.ndarray, turn, from_ns: int) -> None:
+        """A stop phrase alone in a floor's stretch (from mic time `from_ns`) that the answer
+        (`turn`, still being answered once it is heard) does not say there ends the answer."""
         try:
             hidden = await self.floor_words(stretch)
         except Exception as err:  # only a second chance at a word: the answer goes on
             log.warning("the look back at the gate's floor failed: %s", err)
             return
         still = self.pipe.busy and self.pipe.current is turn
-        if still and self.is_stop_phrase(hidden) and not _says(turn, hidden):
+        if still and self.is_stop_phrase(hidden) and not _says(turn, hidden, from_ns):
             self.floor_stops += 1
             await self.pipe.interrupt()  # the answer ends; a stop phrase asks nothing
 
@@ -722,9 +725,13 @@ class BargeIn:
         )
 
 
-def _says(turn, text: str) -> bool:
-    """Whether the answer of `turn` says every word of `text` somewhere: the echo's
+def _says(turn, text: str, from_ns: int) -> bool:
+    """Whether the clauses of `turn` that could be echoing from mic time `from_ns` on (the one
+    sounding SAID_BEFORE_MS before it, and every one since) say every word of `text`: the echo's
     leak under a floor is heard as the answer's words (the bench's "Once upon a time" as "... a
     time" in 12 of the 49 floors looked back at in `--stops 40`), which GCC-PHAT on AEC3's output,
-    having lost the echo's path there, let pass: an answer that says "Hold on, ..." would stop itself."""
-    return set(text.split()) <= set(normalize(turn.answer_text).split())
+    having lost the echo's path there, let pass: an answer that says "Hold on, ..." would stop
+    itself. Only those clauses: a "Wait." the answer said a minute before is not what leaks now."""
+    starts = [i for i, (at_ns, _) in enumerate(turn.sounded) if at_ns <= from_ns - SAID_BEFORE_MS * MS]
+    said = " ".join(clause for _, clause in turn.sounded[starts[-1] if starts else 0 :])
+    return set(text.split()) <= set(normalize(said).split())

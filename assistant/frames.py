@@ -41,6 +41,9 @@ class Turn:
     counters: dict[str, float] = field(default_factory=dict)
     cancel: threading.Event = field(default_factory=threading.Event)
     played_clauses: list[str] = field(default_factory=list)
+    # (ns its first sample went out, text) per clause each time it starts to sound (again after a
+    # hold): which of the answer's words could be echoing at a given moment (`bargein._says`)
+    sounded: list[tuple[int, str]] = field(default_factory=list)
     answer_text: str = ""
     # Set once the first clause's audio exists (or it never will): the LLM waits for it, see AnswerStage.
     first_audio: threading.Event = field(default_factory=threading.Event)

@@ -215,9 +215,7 @@ class PlaybackStage(Stage):
         turn, hold = frame.turn, self.pipeline.hold
         start = 0
         while not turn.cancel.is_set():
-            finished = await self._play_once(
-                turn, frame.samples[start:], frame.sample_rate, _Either(turn.cancel, hold)
-            )
+            finished = await self._play_once(turn, frame, start, _Either(turn.cancel, hold))
             if finished:
                 turn.played_clauses.append(frame.text)
                 return
@@ -234,22 +232,31 @@ class PlaybackStage(Stage):
                     break
                 await asyncio.sleep(0.01)
 
-    async def _play_once(self, turn: Turn, samples: np.ndarray, rate: int, stop: _Either) -> bool:
-        """`sink.play` on the worker thread. `playback_start` is marked as soon as the sink has its
-        first sample out, not when the clause is over: whoever watches the turn (the terminal, the
-        benchmarks) sees a one-clause answer sounding while it sounds."""
+    async def _play_once(self, turn: Turn, frame: ClauseAudio, start: int, stop: _Either) -> bool:
+        """`sink.play` of the clause from sample `start` on the worker thread. `playback_start` is
+        marked as soon as the sink has its first sample out, not when the clause is over: whoever
+        watches the turn (the terminal, the benchmarks) sees a one-clause answer sounding while it
+        sounds; the clause joins `turn.sounded` then."""
         self.sink.first_sample_ns = None
-        play = asyncio.ensure_future(self.call(self.sink.play, samples, rate, stop))
+        samples = frame.samples[start:]
+        play = asyncio.ensure_future(self.call(self.sink.play, samples, frame.sample_rate, stop))
+        sounding = False
+
+        def sounds() -> None:
+            nonlocal sounding
+            if self.sink.first_sample_ns is not None and not sounding:
+                sounding = True
+                turn.mark("playback_start", self.sink.first_sample_ns)
+                turn.sounded.append((self.sink.first_sample_ns, frame.text))
+
         try:
             while not play.done() and self.sink.first_sample_ns is None:
                 await asyncio.wait({play}, timeout=FIRST_SAMPLE_POLL_S)
-            if self.sink.first_sample_ns is not None:
-                turn.mark("playback_start", self.sink.first_sample_ns)
+            sounds()
             return await play
         finally:  # also when a barge-in cancels this task mid-clause: the user heard it start
             play.cancel()  # no-op once done; the thread itself stops at `stop`
-            if self.sink.first_sample_ns is not None:
-                turn.mark("playback_start", self.sink.first_sample_ns)
+            sounds()
 
 
 REWIND_S = 0.15  # s before a cut searched for a pause to go on from

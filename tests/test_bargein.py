@@ -731,7 +731,7 @@ def _converged_barge_in(onset_detector: bool = False):
     )
     barge = BargeIn(
         BargeinConfig(onset_detector=onset_detector),
-        SimpleNamespace(hold=threading.Event(), busy=True, current=SimpleNamespace(answer_text="")),
+        SimpleNamespace(hold=threading.Event(), busy=True, current=SimpleNamespace(sounded=[])),
         endpointer,
         echo=PassThrough(),
     )
@@ -947,13 +947,19 @@ def test_a_hold_as_a_floor_ends_hears_the_word_the_floor_hid():
 
 
 def _floored(
-    heard: str, word_db: float, peak: float | None = None, held: bool = False, says: str = "", turn_ends=False
+    heard: str,
+    word_db: float,
+    peak: float | None = None,
+    held: bool = False,
+    says: tuple[tuple[int, str], ...] = (),
+    turn_ends=False,
 ):
     """The answer plays at -20 dBFS over a converged canceller (learnt gate -55 dBFS), a resume floor
     on the gates for 600 ms from T (raised gate -20 dBFS); a 300 ms word at `word_db` 100 ms
     into the floor, nothing else over -70, no voiced frame (the endpointer never left SILENCE); the
     recognizer hears `heard` in what it got (echo peak `peak`; `held`: playback held throughout; the
-    answer's text `says`; `turn_ends`: another turn is answered by the time the recognizer is done):
+    answer's clauses `says`, (ms from T each began to sound, text); `turn_ends`: another turn is
+    answered by the time the recognizer is done):
     (whether the answer was interrupted, the ms of audio the recognizer got)."""
     from assistant.vad import State
 
@@ -966,14 +972,14 @@ def _floored(
     async def transcribe(samples):
         got.append(len(samples) * 1000 // 16_000)
         if turn_ends:
-            barge.pipe.current = SimpleNamespace(answer_text="")
+            barge.pipe.current = SimpleNamespace(sounded=[])
         return heard
 
     async def interrupt():
         calls.append(True)
 
     barge.transcribe, barge.pipe.interrupt = transcribe, interrupt
-    barge.pipe.current = SimpleNamespace(answer_text=says)
+    barge.pipe.current = SimpleNamespace(sounded=[(T + ms * MS, text) for ms, text in says])
     if held:
         barge.pipe.hold.set()
     played, quiet = np.full(320, 0.1, np.float32), np.full(320, 10 ** (-70 / 20), np.float32)
@@ -1008,11 +1014,15 @@ def test_a_floor_that_hid_a_stop_phrase_whole_ends_the_answer_as_it_ends():
     assert _floored("stop", -40.0, peak=0.9) == (False, [])  # its own echo: not even transcribed
     assert _floored("stop", -60.0) == (False, [])  # under the learnt gate too: nothing was hidden
     assert _floored("stop", -40.0, held=True) == (False, [])
-    # the answer says it: the echo's leak, which GCC-PHAT on AEC3's output often misses there
-    assert _floored("hold on", -40.0, says="Hold on, let me think.") == (False, [620])
-    assert _floored("stop stop", -40.0, says="Stop! The dragon cried.") == (False, [620])
+    # the answer says it there: the echo's leak, which GCC-PHAT on AEC3's output often misses
+    assert _floored("hold on", -40.0, says=((-1000, "Hold on, let me think."),)) == (False, [620])
+    stop_cried = ((-3000, "Stop!"), (-400, "The dragon cried."))  # "Stop!" sounding 400 ms before
+    assert _floored("stop stop", -40.0, says=stop_cried) == (False, [620])
+    assert _floored("wait", -40.0, says=((-3000, "Go on."), (200, "Wait for it."))) == (False, [620])
     assert _floored("stop", -40.0, turn_ends=True) == (False, [620])  # it ends only the answer it was for
-    assert _floored("stop", -40.0, says="The bus stops here.")[0]  # not the words it says
+    assert _floored("stop", -40.0, says=((-1000, "The bus stops here."),))[0]  # not the words it says
+    # said long before the floor: not what leaks in it
+    assert _floored("wait", -40.0, says=((-9000, "Wait and see."), (-1000, "The dragon cried.")))[0]
 
 
 def test_resume_point_is_the_last_pause_before_the_cut():

@@ -107,6 +107,11 @@ def test_spoken_turn_reaches_the_speaker(tmp_path, pulse):
     assert SPOKEN_MARKS <= set(record["marks_ns"])
     assert record["durations_ms"]["text_to_voice"] > 0
     assert turn.played_clauses and " ".join(turn.played_clauses).strip()
+    # each clause once (nothing held it), stamped as it began to sound: what barge-in checks a
+    # floor's words against
+    assert [text for _, text in turn.sounded] == turn.played_clauses
+    starts = [at for at, _ in turn.sounded]
+    assert starts[0] == turn.marks["playback_start"] and starts == sorted(set(starts))
 
 
 @pytest.mark.parametrize("server_stalls", [False, True])
