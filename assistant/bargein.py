@@ -179,8 +179,9 @@ ECHO_PEAK = 0.17
 # windows above): until the linear filter has found the echo again its output is louder (the bench,
 # before it followed the delay: false holds 0-2 dB over the -10 dB floor)
 ONSET_MOVED_COUPLING_DB = 0.0
-# ms before a floor's stretch from which the answer's clauses may be what leaks in it: twice
-# ECHO_TAIL_MS (a clause's first sample is stamped as the player takes it, and is heard later)
+# ms before a floor's stretch, besides the echo's tracked lateness (`BargeIn.late_ms`), from which
+# the answer's clauses may be what leaks in it: twice ECHO_TAIL_MS (a clause's first sample is
+# stamped as the player takes it, and is heard later)
 SAID_BEFORE_MS = 2 * ECHO_TAIL_MS
 
 
@@ -625,7 +626,8 @@ class BargeIn:
             log.warning("the look back at the gate's floor failed: %s", err)
             return
         still = self.pipe.busy and self.pipe.current is turn
-        if still and self.is_stop_phrase(hidden) and not _says(turn, hidden, from_ns):
+        since_ns = from_ns - int((SAID_BEFORE_MS + self.late_ms) * MS)
+        if still and self.is_stop_phrase(hidden) and not _says(turn, hidden, since_ns):
             self.floor_stops += 1
             await self.pipe.interrupt()  # the answer ends; a stop phrase asks nothing
 
@@ -725,13 +727,13 @@ class BargeIn:
         )
 
 
-def _says(turn, text: str, from_ns: int) -> bool:
-    """Whether the clauses of `turn` that could be echoing from mic time `from_ns` on (the one
-    sounding SAID_BEFORE_MS before it, and every one since) say every word of `text`: the echo's
+def _says(turn, text: str, since_ns: int) -> bool:
+    """Whether the clauses of `turn` sounding from `since_ns` on (the one sounding then, and every
+    one after it) say every word of `text`: the echo's
     leak under a floor is heard as the answer's words (the bench's "Once upon a time" as "... a
     time" in 12 of the 49 floors looked back at in `--stops 40`), which GCC-PHAT on AEC3's output,
     having lost the echo's path there, let pass: an answer that says "Hold on, ..." would stop
     itself. Only those clauses: a "Wait." the answer said a minute before is not what leaks now."""
-    starts = [i for i, (at_ns, _) in enumerate(turn.sounded) if at_ns <= from_ns - SAID_BEFORE_MS * MS]
+    starts = [i for i, (at_ns, _) in enumerate(turn.sounded) if at_ns <= since_ns]
     said = " ".join(clause for _, clause in turn.sounded[starts[-1] if starts else 0 :])
     return set(text.split()) <= set(normalize(said).split())

@@ -32,6 +32,7 @@ from conftest import load_script, wait_until
 from assistant.audio.echo import PassThrough
 from assistant.audio.files import write_wav
 from assistant.bargein import (
+    DELAY_IN_TAIL_MS,
     ECHO_TAIL_MS,
     HEARD_PREROLL_MS,
     INITIAL_COUPLING_DB,
@@ -841,7 +842,7 @@ def test_an_echo_that_lies_late_lengthens_the_gate_and_the_wait_after_a_hold():
     """The canceller tracked the echo 350 ms behind its stamps (a starved PulseAudio moved the tests'
     loopback that far): the gate hears what played for 300 ms longer than ECHO_TAIL_MS, and voice
     must outlast the hold by 300 ms more before it interrupts; back to the usual once it is near."""
-    from assistant.bargein import AFTER_HOLD_MS, DELAY_IN_TAIL_MS
+    from assistant.bargein import AFTER_HOLD_MS
     from assistant.vad import State
 
     barge, _ = _converged_barge_in()
@@ -953,18 +954,19 @@ def _floored(
     held: bool = False,
     says: tuple[tuple[int, str], ...] = (),
     turn_ends=False,
+    echo_delay_ms: float | None = None,
 ):
     """The answer plays at -20 dBFS over a converged canceller (learnt gate -55 dBFS), a resume floor
     on the gates for 600 ms from T (raised gate -20 dBFS); a 300 ms word at `word_db` 100 ms
     into the floor, nothing else over -70, no voiced frame (the endpointer never left SILENCE); the
     recognizer hears `heard` in what it got (echo peak `peak`; `held`: playback held throughout; the
     answer's clauses `says`, (ms from T each began to sound, text); `turn_ends`: another turn is
-    answered by the time the recognizer is done):
+    answered by the time the recognizer is done; the canceller's tracked `echo_delay_ms`):
     (whether the answer was interrupted, the ms of audio the recognizer got)."""
     from assistant.vad import State
 
     barge, _ = _converged_barge_in()
-    barge.echo = _Echo(peak=lambda t_ns: peak)
+    barge.echo = _Echo(echo_delay_ms, peak=lambda t_ns: peak)
     ep = barge.endpointer
     ep.state, ep.voiced_until_ns, ep.recent_voicing = State.SILENCE, 0, (False,) * 5
     got, calls = [], []
@@ -1023,6 +1025,10 @@ def test_a_floor_that_hid_a_stop_phrase_whole_ends_the_answer_as_it_ends():
     assert _floored("stop", -40.0, says=((-1000, "The bus stops here."),))[0]  # not the words it says
     # said long before the floor: not what leaks in it
     assert _floored("wait", -40.0, says=((-9000, "Wait and see."), (-1000, "The dragon cried.")))[0]
+    # ... unless the echo comes that much later than its stamps (SAID_BEFORE_MS + the tracked delay)
+    wait_go_on = ((-900, "Wait."), (-700, "Go on."))
+    assert _floored("wait", -40.0, says=wait_go_on)[0]
+    assert not _floored("wait", -40.0, says=wait_go_on, echo_delay_ms=300 + DELAY_IN_TAIL_MS)[0]
 
 
 def test_resume_point_is_the_last_pause_before_the_cut():
