@@ -734,6 +734,6 @@ def _says(turn, text: str, since_ns: int) -> bool:
     time" in 12 of the 49 floors looked back at in `--stops 40`), which GCC-PHAT on AEC3's output,
     having lost the echo's path there, let pass: an answer that says "Hold on, ..." would stop
     itself. Only those clauses: a "Wait." the answer said a minute before is not what leaks now."""
-    starts = [i for i, (at_ns, _) in enumerate(turn.sounded) if at_ns <= since_ns]
-    said = " ".join(clause for _, clause in turn.sounded[starts[-1] if starts else 0 :])
+    first = max((i for i, (at_ns, _) in enumerate(turn.sounded) if at_ns <= since_ns), default=0)
+    said = " ".join(clause for _, clause in turn.sounded[first:])
     return set(text.split()) <= set(normalize(said).split())

@@ -240,14 +240,12 @@ class PlaybackStage(Stage):
         self.sink.first_sample_ns = None
         samples = frame.samples[start:]
         play = asyncio.ensure_future(self.call(self.sink.play, samples, frame.sample_rate, stop))
-        sounding = False
 
-        def sounds() -> None:
-            nonlocal sounding
-            if self.sink.first_sample_ns is not None and not sounding:
-                sounding = True
-                turn.mark("playback_start", self.sink.first_sample_ns)
-                turn.sounded.append((self.sink.first_sample_ns, frame.text))
+        def sounds() -> None:  # once per attempt, as soon as its first sample is out
+            at_ns = self.sink.first_sample_ns
+            if at_ns is not None and turn.sounded[-1:] != [(at_ns, frame.text)]:
+                turn.mark("playback_start", at_ns)
+                turn.sounded.append((at_ns, frame.text))
 
         try:
             while not play.done() and self.sink.first_sample_ns is None:
