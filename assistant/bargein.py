@@ -183,6 +183,9 @@ ONSET_MOVED_COUPLING_DB = 0.0
 # the answer's clauses may be what leaks in it: twice ECHO_TAIL_MS (a clause's first sample is
 # stamped as the player takes it, and is heard later)
 SAID_BEFORE_MS = 2 * ECHO_TAIL_MS
+# words of the answer's echo the recognizer may hear before a stop phrase where it reaches back
+# before the voice (`BargeIn._without_echo_words`): about as many as HEARD_PREROLL_MS of speech holds
+ECHO_WORDS_BEFORE = 3
 
 
 class EchoEstimate:
@@ -573,7 +576,9 @@ class BargeIn:
             and self._quiet_ungated(t_ns)
             and self.endpointer.state is not State.SPEECH
         ):
-            if self.is_stop_phrase(await self.held_words(t_ns)):
+            heard = await self.held_words(t_ns)
+            since_ns = self.held_from_ns - int((SAID_BEFORE_MS + self.late_ms) * MS)
+            if self.is_stop_phrase(self._without_echo_words(heard, self.pipe.current, since_ns)):
                 self.held_stops += 1
                 await self.pipe.interrupt()  # the answer ends; a stop phrase asks nothing
                 return
@@ -627,7 +632,8 @@ class BargeIn:
             return
         still = self.pipe.busy and self.pipe.current is turn
         since_ns = from_ns - int((SAID_BEFORE_MS + self.late_ms) * MS)
-        if still and self.is_stop_phrase(hidden) and not _says(turn, hidden, since_ns):
+        phrase = self._without_echo_words(hidden, turn, since_ns)
+        if still and self.is_stop_phrase(phrase) and not _says(turn, phrase, since_ns):
             self.floor_stops += 1
             await self.pipe.interrupt()  # the answer ends; a stop phrase asks nothing
 
@@ -705,9 +711,11 @@ class BargeIn:
             # No barge-in: half duplex. What is said over the answer is not a turn; nor is the
             # assistant's own voice, which nothing cancels or gates then.
             return False
+        since_ns = onset - int((HEARD_PREROLL_MS + SAID_BEFORE_MS + self.late_ms) * MS)
+        stop = self.is_stop_phrase(self._without_echo_words(text, self.pipe.current, since_ns))
         if interrupted is None:
             # A stop phrase the recognizer heard is no cough, however little of it the gate let through
-            short = speech_end_ns - onset < self.cfg.min_speech_ms * MS and not self.is_stop_phrase(text)
+            short = speech_end_ns - onset < self.cfg.min_speech_ms * MS and not stop
             own_echo = onset == self.echo_onset or self._own_echo(speech_end_ns)
             if not text or short or own_echo:
                 self.pipe.hold.clear()  # a cough, "mm-hm", an echo burst: the answer goes on
@@ -716,7 +724,25 @@ class BargeIn:
             interrupted = await self.pipe.interrupt() or False
         if not text and interrupted:
             await self.pipe.respeak(interrupted)
-        return not self.is_stop_phrase(text)
+        return not stop
+
+    def _without_echo_words(self, text: str, turn, since_ns: int) -> str:
+        """`text` less its first words, at most ECHO_WORDS_BEFORE of them, where the clauses of
+        `turn` sounding from mic time `since_ns` on say them (`_says`) and what is left is a stop
+        phrase they do not say; otherwise `text` itself. The recognizer hears from before the
+        voice (HEARD_PREROLL_MS before an utterance, HELD_PREROLL_MS before a hold, a floor's
+        start), on the linear filter's output, where the echo leaks through as words: "Wait." and
+        "Enough." were asked as "to wait" and "there was enough" (2 of 40, `bench_bargein.py --n 0
+        --m 0 --stops 40`, 2026-12-02), the answer cut and the echo's words answered."""
+        words = text.split()
+        if turn is None:
+            return text
+        for cut in range(1, min(len(words), ECHO_WORDS_BEFORE + 1)):
+            echo, phrase = " ".join(words[:cut]), " ".join(words[cut:])
+            echoed = _says(turn, echo, since_ns) and not _says(turn, phrase, since_ns)
+            if echoed and self.is_stop_phrase(phrase):
+                return phrase
+        return text
 
     def is_stop_phrase(self, text: str) -> bool:
         """`text` (a normalized transcript) is only a stop phrase, once or repeated: "stop stop"."""

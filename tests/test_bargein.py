@@ -429,10 +429,12 @@ def test_a_stop_phrase_alone_as_a_clause_starts_ends_the_answer(bench, looped, a
     assert all(t.interrupted for t in turns[1::2]), [t.text for t in turns]
 
 
-def _utterance_end(text: str, ms: int, interrupted=None):
-    """`utterance_ended` after an utterance of `ms` over an answer (not confirmed while it lasted):
-    (its result, whether the answer was interrupted, whether playback was still held)."""
+def _utterance_end(text: str, ms: int, interrupted=None, says=()):
+    """`utterance_ended` after an utterance of `ms` over an answer (not confirmed while it lasted)
+    whose clauses began to sound at `says` ((ms from the onset, clause text), ...): (its result,
+    whether the answer was interrupted, whether playback was still held)."""
     barge, _ = _converged_barge_in()
+    barge.pipe.current = SimpleNamespace(sounded=[(T + at_ms * MS, clause) for at_ms, clause in says])
     calls = []
 
     async def interrupt():
@@ -457,6 +459,25 @@ def test_a_short_word_over_the_answer_interrupts_when_recognized():
     # a stop phrase it heard is none, however little of it the gate let through
     assert _utterance_end("stop", ms - 20) == (False, True, True)
     assert _utterance_end("stop it now", ms) == (True, True, True)  # more than a stop phrase
+
+
+def test_a_stop_phrase_after_words_of_the_answers_echo_ends_the_answer_and_asks_nothing():
+    """The recognizer reaches HEARD_PREROLL_MS before the onset, where the echo's leak can come out
+    as words ("Wait." as "to wait"): words the clauses sounding then say, before a stop phrase they
+    do not, are the echo's, and the phrase ends the answer; any other words make a question."""
+    story = ((-4000, "Once upon a time."), (-2000, "There was a dragon, it was said to be strong."))
+    assert _utterance_end("to wait", 400, says=story) == (False, True, True)
+    assert _utterance_end("there was enough", 400, says=story) == (False, True, True)
+    assert _utterance_end("to wait", 400) == (True, True, True)  # the answer never said "to"
+    assert _utterance_end("please wait", 400, says=story) == (True, True, True)  # the user's word
+    # more words than the reach-back holds: a question that ends so
+    assert _utterance_end("it was said to wait", 400, says=story) == (True, True, True)
+    # the phrase is the answer's too: all of it may be the echo's, so it is not taken for one
+    waits = ((-1500, "It was said to wait."),)
+    assert _utterance_end("to wait", 400, says=waits) == (True, True, True)
+    # said long before the onset, beyond the reach-back: not what leaked into it
+    long_ago = ((-9000, "It was said to be strong."), (-3000, "The dragon slept."), (-1000, "The end."))
+    assert _utterance_end("to wait", 400, says=long_ago) == (True, True, True)
 
 
 def test_an_utterance_that_is_the_answers_own_echo_is_not_a_barge_in():
@@ -884,11 +905,12 @@ def test_a_pause_between_words_does_not_release_a_hold():
     assert not barge.pipe.hold.is_set()
 
 
-def _held(heard: str, peak: float | None = None, floor_ends_ms: int | None = None):
+def _held(heard: str, peak: float | None = None, floor_ends_ms: int | None = None, says=()):
     """A hold from T that no utterance was made of, released RELEASE_MS later with the mic quiet,
     the recognizer hearing `heard` in what it got (the canceller's echo peak `peak`; a resume floor
-    on the gates until `floor_ends_ms` from T): (whether the answer was interrupted, whether
-    playback is still held, the ms of audio the recognizer got)."""
+    on the gates until `floor_ends_ms` from T; the answer's clauses `says`, (ms from T each began
+    to sound, text)): (whether the answer was interrupted, whether playback is still held, the ms
+    of audio the recognizer got)."""
     from assistant.vad import State
 
     barge, _ = _converged_barge_in()  # nothing plays: the echo is gone throughout
@@ -905,6 +927,7 @@ def _held(heard: str, peak: float | None = None, floor_ends_ms: int | None = Non
         calls.append(True)
 
     barge.transcribe, barge.pipe.interrupt = transcribe, interrupt
+    barge.pipe.current = SimpleNamespace(sounded=[(T + ms * MS, text) for ms, text in says])
     if floor_ends_ms is not None:
         barge.resumed_until_ns = T + floor_ends_ms * MS
     block = np.full(320, 0.1, np.float32)
@@ -930,6 +953,10 @@ def test_a_stop_phrase_held_under_the_gate_ends_the_answer_when_the_hold_would_e
     assert _held("the dragon")[:2] == (False, False)  # not a stop phrase: a blip, the answer goes on
     assert _held("")[:2] == (False, False)
     assert _held("stop", peak=0.9) == (False, False, [])  # its own echo: not even transcribed
+    # the echo's words before the phrase, where the recognizer reaches back before the hold
+    story = ((-3000, "Once upon a time."), (-1000, "It was said to be strong."))
+    assert _held("to wait", says=story)[:2] == (True, True)
+    assert _held("to wait")[:2] == (False, False)  # words the answer does not say: not a stop phrase
 
 
 def test_a_hold_as_a_floor_ends_hears_the_word_the_floor_hid():
@@ -1029,6 +1056,10 @@ def test_a_floor_that_hid_a_stop_phrase_whole_ends_the_answer_as_it_ends():
     wait_go_on = ((-900, "Wait."), (-700, "Go on."))
     assert _floored("wait", -40.0, says=wait_go_on)[0]
     assert not _floored("wait", -40.0, says=wait_go_on, echo_delay_ms=300 + DELAY_IN_TAIL_MS)[0]
+    # the answer's words before the phrase (`BargeIn._without_echo_words`): the echo's leak, then "Wait."
+    assert _floored("a time wait", -40.0, says=((-2000, "Once upon a time."),))[0]
+    assert not _floored("a time wait", -40.0)[0]
+    assert not _floored("a time wait", -40.0, says=((-2000, "Once upon a time, wait."),))[0]
 
 
 def test_resume_point_is_the_last_pause_before_the_cut():
