@@ -577,7 +577,7 @@ class BargeIn:
             and self.endpointer.state is not State.SPEECH
         ):
             heard = await self.held_words(t_ns)
-            since_ns = self.held_from_ns - int((SAID_BEFORE_MS + self.late_ms) * MS)
+            since_ns = self._may_leak_since(self.held_from_ns)
             if self.is_stop_phrase(self._without_echo_words(heard, self.pipe.current, since_ns)):
                 self.held_stops += 1
                 await self.pipe.interrupt()  # the answer ends; a stop phrase asks nothing
@@ -631,7 +631,7 @@ class BargeIn:
             log.warning("the look back at the gate's floor failed: %s", err)
             return
         still = self.pipe.busy and self.pipe.current is turn
-        since_ns = from_ns - int((SAID_BEFORE_MS + self.late_ms) * MS)
+        since_ns = self._may_leak_since(from_ns)
         phrase = self._without_echo_words(hidden, turn, since_ns)
         if still and self.is_stop_phrase(phrase) and not _says(turn, phrase, since_ns):
             self.floor_stops += 1
@@ -711,7 +711,7 @@ class BargeIn:
             # No barge-in: half duplex. What is said over the answer is not a turn; nor is the
             # assistant's own voice, which nothing cancels or gates then.
             return False
-        since_ns = onset - int((HEARD_PREROLL_MS + SAID_BEFORE_MS + self.late_ms) * MS)
+        since_ns = self._may_leak_since(onset - HEARD_PREROLL_MS * MS)
         stop = self.is_stop_phrase(self._without_echo_words(text, self.pipe.current, since_ns))
         if interrupted is None:
             # A stop phrase the recognizer heard is no cough, however little of it the gate let through
@@ -734,15 +734,22 @@ class BargeIn:
         start), on the linear filter's output, where the echo leaks through as words: "Wait." and
         "Enough." were asked as "to wait" and "there was enough" (2 of 40, `bench_bargein.py --n 0
         --m 0 --stops 40`, 2026-12-02), the answer cut and the echo's words answered."""
-        words = text.split()
         if turn is None:
             return text
+        words = text.split()
         for cut in range(1, min(len(words), ECHO_WORDS_BEFORE + 1)):
             echo, phrase = " ".join(words[:cut]), " ".join(words[cut:])
-            echoed = _says(turn, echo, since_ns) and not _says(turn, phrase, since_ns)
-            if echoed and self.is_stop_phrase(phrase):
+            if not self.is_stop_phrase(phrase):
+                continue
+            if _says(turn, echo, since_ns) and not _says(turn, phrase, since_ns):
                 return phrase
         return text
+
+    def _may_leak_since(self, heard_from_ns: int) -> int:
+        """The mic time from which the answer's clauses sounding (`_says`) may be what leaks into
+        what the recognizer heard from `heard_from_ns`: SAID_BEFORE_MS before it, and the echo's
+        tracked lateness more."""
+        return heard_from_ns - int((SAID_BEFORE_MS + self.late_ms) * MS)
 
     def is_stop_phrase(self, text: str) -> bool:
         """`text` (a normalized transcript) is only a stop phrase, once or repeated: "stop stop"."""
