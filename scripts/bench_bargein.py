@@ -140,6 +140,9 @@ def load_conftest():
     return module
 
 
+conftest = load_conftest()  # its `Pulse`, `wait_until` and distortion measure, as the tests use them
+
+
 @dataclass
 class Speech:
     """A WAV to play into the microphone: the file, its audio at 16 kHz, its first and last sound in
@@ -446,21 +449,12 @@ class Live:
         return turn if busy else None
 
 
-async def wait_for(condition, timeout: float, step: float = 0.02) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        await asyncio.sleep(step)
-    return True
-
-
 async def next_clause_start(live: Live, timeout: float = 10.0) -> bool:
     """Wait until the next clause of the answer starts: the player's stamp of its first block (sound
     after a pause) is reached. False if none came within `timeout`."""
     estimate = live.listener.bargein.estimate
     last = estimate.last_start_at(time.perf_counter_ns())
-    return await wait_for(lambda: estimate.last_start_at(time.perf_counter_ns()) != last, timeout)
+    return await conftest.wait_until(lambda: estimate.last_start_at(time.perf_counter_ns()) != last, timeout)
 
 
 async def settled(live: Live, quiet_s: float = 2.0, timeout: float = 180.0) -> None:
@@ -469,7 +463,7 @@ async def settled(live: Live, quiet_s: float = 2.0, timeout: float = 180.0) -> N
     counted as a self-interruption once, 2026-11-26)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        await wait_for(lambda: not live.pipe.busy, timeout)
+        await conftest.wait_until(lambda: not live.pipe.busy, timeout)
         turn = live.pipe.current
         await asyncio.sleep(quiet_s)
         if not live.pipe.busy and live.pipe.current is turn:
@@ -482,7 +476,7 @@ async def answer_playing(live: Live, pulse, question: Speech, timeout: float = 6
         return turn
     if not live.pipe.busy:
         live.say(pulse, question)
-    await wait_for(lambda: live.playing() is not None, timeout)
+    await conftest.wait_until(lambda: live.playing() is not None, timeout)
     return live.playing()
 
 
@@ -589,15 +583,15 @@ async def barge_ins(
             continue  # the answer ended first; try again
         speech = questions[(attempts + 1) % len(questions)]
         started = live.say(pulse, speech)
-        await wait_for(lambda turn=turn: "turn_end" in turn.marks, 4.0)
+        await conftest.wait_until(lambda turn=turn: "turn_end" in turn.marks, 4.0)
         results.append(BargeInResult(started, speech, turn))
         # The whole question is said before the next is asked: "Stop." ends the answer alone, and
         # asking at once put the next question over the rest of this one (the recognizer heard
         # "what is the capital of the capital of spain", 2026-12-01).
         # Then its answer starts (the pipe is idle from the interruption to the question's endpoint).
         player = live.players[-1]
-        await wait_for(lambda player=player: player.poll() is not None, 30.0)
-        await wait_for(lambda: live.pipe.busy, 3.0)
+        await conftest.wait_until(lambda player=player: player.poll() is not None, 30.0)
+        await conftest.wait_until(lambda: live.pipe.busy, 3.0)
     await asyncio.sleep(QUIET_S + 0.5)  # the recordings catch up
     # In a thread: the assistant runs on this event loop, and seconds of cross-correlation here
     # stalled its listener (the last question's turn then started 5 s late, under the next
@@ -688,7 +682,7 @@ async def stop_phrases(
         finals, held = len(live.finals), len(live.held)
         started = live.say(pulse, speech)
         player = live.players[-1]
-        await wait_for(lambda player=player: player.poll() is not None, 10.0)
+        await conftest.wait_until(lambda player=player: player.poll() is not None, 10.0)
         await asyncio.sleep(HEARD_AFTER_S)
         current = live.pipe.current
         went_on = live.playing() is turn
@@ -734,11 +728,11 @@ async def long_answers(live: Live, pulse, question: Speech, m: int, timeout: flo
     """Ask for `m` long answers one after the other and let each play out with nobody talking."""
     result = AnswersResult()
     for _ in range(m):
-        await wait_for(lambda: not live.pipe.busy, timeout)
+        await conftest.wait_until(lambda: not live.pipe.busy, timeout)
         before, heard = live.pipe.current, len(live.listener.turns)
         live.say(pulse, question)
         player = live.players[-1]
-        await wait_for(lambda player=player: player.poll() is not None, 30.0)
+        await conftest.wait_until(lambda player=player: player.poll() is not None, 30.0)
         # paplay returns once its sound has played: the request's last sound reached the mic about then
         said_ns = time.perf_counter_ns() - round((len(question.audio) / RATE - question.offset_s) * NS)
 
@@ -747,7 +741,7 @@ async def long_answers(live: Live, pulse, question: Speech, m: int, timeout: flo
             heard_end = turn is not None and turn.marks.get("speech_end", 0) > said_ns - PIECE_NS
             return heard_end and turn is not before
 
-        if not await wait_for(last_piece, 30.0):
+        if not await conftest.wait_until(last_piece, 30.0):
             continue  # the request was not heard to its end
         turn = live.pipe.current
         if len(pieces := live.listener.turns[heard:]) > 1:
@@ -756,7 +750,7 @@ async def long_answers(live: Live, pulse, question: Speech, m: int, timeout: flo
             # turns, the first cut by the user's own voice (CI, 2026-11-30): not what is measured here.
             result.split_requests.append([t.user_text for t in pieces if t is not turn])
         holds, start = live.pipe.hold.count, time.monotonic()
-        await wait_for(lambda turn=turn: "turn_end" in turn.marks, timeout)
+        await conftest.wait_until(lambda turn=turn: "turn_end" in turn.marks, timeout)
         result.answered.append(turn.id)
         result.interrupted += turn.interrupted
         result.seconds += time.monotonic() - start
@@ -940,7 +934,7 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
     }
 
 
-def speaker_distortion_db(conftest, pulse, args) -> float:
+def speaker_distortion_db(pulse, args) -> float:
     """The speaker's nonlinearity, measured on a sentence of the configured voice: dB of what it plays
     that no linear filter can model (see conftest.speaker_distortion_db)."""
     tts = PiperTts((config.load(args.config) if args.config else Config()).tts).build()
@@ -1057,7 +1051,6 @@ def parse_args(argv=None) -> argparse.Namespace:
 
 
 async def main_async(args) -> str:
-    conftest = load_conftest()
     root = Path(tempfile.mkdtemp(prefix="bench-bargein-"))
     pulse = conftest.Pulse(root / "pulse")
     os.environ["PULSE_SERVER"] = pulse.server
@@ -1065,7 +1058,7 @@ async def main_async(args) -> str:
         pulse.start()
         conftest._refresh_portaudio()
         pulse.distort_speaker(args.speaker_drive)
-        args.distortion_db = speaker_distortion_db(conftest, pulse, args)
+        args.distortion_db = speaker_distortion_db(pulse, args)
         print(f"speaker: {args.distortion_db:.1f} dB beyond a linear path", flush=True)
         rows = []
         for mode in args.modes.split(","):
