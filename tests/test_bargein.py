@@ -24,7 +24,6 @@ import warnings
 from pathlib import Path
 from types import SimpleNamespace
 
-import conftest
 import numpy as np
 import pytest
 from conftest import load_script, wait_until
@@ -149,7 +148,7 @@ def test_a_distorting_speaker_does_not_interrupt_itself(bench, looped, asr_check
     cfg = bench.make_config(tmp_path, "webrtc", asr_checkpoint, max_tokens=150)
     looped.distort_speaker(1.0)
     try:
-        distortion_db = bench.speaker_distortion_db(conftest, looped, SimpleNamespace(config=None))
+        distortion_db = bench.speaker_distortion_db(looped, SimpleNamespace(config=None))
         assert -35 < distortion_db < -20, f"the speaker does not distort as meant: {distortion_db:.1f} dB"
         uncut_long_answers(bench, looped, voices, cfg)
     finally:
