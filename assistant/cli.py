@@ -270,7 +270,7 @@ def _cmd_doctor(args) -> int:
     from assistant.doctor import run_checks
 
     problems = 0
-    for ok, what, detail in run_checks(cfg):
+    for ok, what, detail in run_checks(cfg, args.config):
         problems += not ok
         print(f"{'ok ' if ok else 'FIX'}  {what}: {detail}")
     print("all good" if not problems else f"{problems} problem(s) to fix")

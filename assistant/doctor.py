@@ -12,9 +12,10 @@ from assistant.config import Config, config_source
 Check = tuple[bool, str, str]
 
 
-def run_checks(cfg: Config) -> Iterator[Check]:
-    """Each check is (ok, what, detail-or-fix); a failing check never stops the others."""
-    source = config_source()
+def run_checks(cfg: Config, config_path: str | None = None) -> Iterator[Check]:
+    """Each check is (ok, what, detail-or-fix); a failing check never stops the others.
+    `config_path` is the --config the user gave (None: the file `config_source` finds)."""
+    source = config_source(config_path)
     yield True, "config", str(source) if source else "built-in defaults"
     for what, check in (
         ("LLM model", lambda: check_llm(cfg)),

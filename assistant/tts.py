@@ -251,7 +251,10 @@ def load_voice(model: Path, threads: int = 1):
     try:
         config = PiperConfig.from_dict(json.loads(config_path.read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError, TypeError) as err:
-        raise ModelLoadError(f"{config_path}: not a valid piper voice config ({_first_line(err)})") from None
+        raise ModelLoadError(
+            f"{config_path}: not a valid piper voice config ({_first_line(err)}); fix: put the .onnx.json "
+            "that came with the voice beside it"
+        ) from None
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1

@@ -3,6 +3,10 @@ broken or crashing llama.cpp is one line with a fix."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from assistant import doctor
@@ -66,3 +70,16 @@ def test_the_recognizer_check_checks_the_rescoring_model_when_rescoring_is_on(tm
     )
     assert not ok and what == "recognizer"
     assert detail == f"{bad} is not a GGUF file; fix: set [asr] rescore_model to a llama.cpp GGUF model"
+
+
+def test_the_config_line_names_the_file_given_with_config(tmp_path, monkeypatch):
+    # The file --config names, not the one the search order would find without it (none here).
+    mine = tmp_path / "mine.toml"
+    mine.write_text("[memory]\nwindow_turns = 3\n")
+    argv = [sys.executable, "-m", "assistant.cli", "--config", str(mine), "doctor"]
+    env = {k: v for k, v in os.environ.items() if k != "ASSISTANT_CONFIG"}
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env)
+    assert result.stdout.splitlines()[0] == f"ok   config: {mine}"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ASSISTANT_CONFIG", raising=False)
+    assert next(doctor.run_checks(Config())) == (True, "config", "built-in defaults")

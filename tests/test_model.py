@@ -1,8 +1,15 @@
+import subprocess
+import sys
+
+import numpy as np
 import pytest
+import soundfile as sf
 import torch
 import torch.nn.functional as F
 
 from assistant.asr.model import (
+    CHECKPOINT_FIX,
+    CheckpointError,
     ConformerConfig,
     ConformerCTC,
     MaskedBatchNorm1d,
@@ -202,17 +209,42 @@ def test_the_ctc_prior_travels_with_the_checkpoint_and_older_ones_load_without_i
     assert not has_prior(load_checkpoint(tmp_path / "older.pt"))
 
 
-def test_missing_or_corrupt_checkpoint_is_one_line(tmp_path):
+def _not_torch(path) -> str:
+    return f"ASR checkpoint {path} is corrupt or incompatible (not a PyTorch checkpoint); {CHECKPOINT_FIX}"
+
+
+def test_missing_or_corrupt_checkpoint_is_one_line(tmp_path, model):
     with pytest.raises(FileNotFoundError, match="missing.pt"):
         load_checkpoint(tmp_path / "missing.pt")
     bad = tmp_path / "bad.pt"
     bad.write_bytes(b"not a checkpoint")
-    with pytest.raises(ValueError) as e:
+    with pytest.raises(CheckpointError) as e:
         load_checkpoint(bad)
-    assert str(bad) in str(e.value) and "\n" not in str(e.value)
+    assert str(e.value) == _not_torch(bad)
     torch.save({"config": {"d_model": 7}, "model": {}}, bad)
-    with pytest.raises(ValueError, match="bad.pt"):
+    with pytest.raises(CheckpointError, match="bad.pt"):
         load_checkpoint(bad)
+    # Cut short, as by a full disk: torch's paragraph about it shortened to its first sentence.
+    save_checkpoint(model, bad)
+    bad.write_bytes(bad.read_bytes()[:1000])
+    with pytest.raises(CheckpointError) as e:
+        load_checkpoint(bad)
+    message = str(e.value)
+    assert "\n" not in message and "zip archive" in message and message.endswith(CHECKPOINT_FIX)
+    assert "corrupted" not in message  # torch's second sentence ("... your checkpoint file is corrupted")
+
+
+def test_the_cli_names_a_corrupt_checkpoint_and_the_fix_in_one_line(tmp_path):
+    bad = tmp_path / "bad.pt"
+    bad.write_bytes(b"not a checkpoint")
+    config = tmp_path / "config.toml"
+    config.write_text(f"[asr]\ncheckpoint = '{bad}'\n")
+    wav = tmp_path / "hum.wav"
+    sf.write(wav, np.sin(np.arange(16000) / 8).astype(np.float32) * 0.1, 16000)
+    argv = [sys.executable, "-m", "assistant.cli", "--config", str(config), "transcribe", str(wav)]
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [f"assistant: {_not_torch(bad)}"]
 
 
 def test_shipped_config_size():

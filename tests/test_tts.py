@@ -125,6 +125,13 @@ def test_missing_or_corrupt_voice_is_one_clear_line(tmp_path):
     with pytest.raises(ModelLoadError, match=r"bad.onnx: cannot load piper voice") as err:
         PiperTts(_cfg_with_voice(corrupt)).build()
     assert "\n" not in str(err.value)
+    corrupt.with_name("bad.onnx.json").write_text("{}")
+    with pytest.raises(ModelLoadError) as err:
+        PiperTts(_cfg_with_voice(corrupt)).build()
+    assert str(err.value) == (
+        f"{corrupt}.json: not a valid piper voice config ('num_symbols'); "
+        "fix: put the .onnx.json that came with the voice beside it"
+    )
 
 
 def _cfg_with_voice(path) -> TtsConfig:

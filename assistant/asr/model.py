@@ -16,6 +16,7 @@ inference.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -469,9 +470,19 @@ def save_checkpoint(model: ConformerCTC, path: str | Path, **meta) -> None:
     torch.save({"config": asdict(model.cfg), "model": state, "meta": meta}, path)
 
 
+class CheckpointError(ValueError):
+    """A recognizer checkpoint that cannot be used; the message is one line: file, problem, fix."""
+
+
+CHECKPOINT_FIX = (
+    "fix: point [asr] checkpoint at a file scripts/train_asr.py wrote, "
+    "or leave it empty for the shipped models/asr/conformer_ctc.pt"
+)
+
+
 def load_checkpoint(path: str | Path, map_location: str | torch.device = "cpu") -> ConformerCTC:
-    """Rebuild the model from a checkpoint, in eval mode. Raises FileNotFoundError or ValueError
-    with a one-line message naming the file."""
+    """Rebuild the model from a checkpoint, in eval mode. Raises FileNotFoundError or
+    CheckpointError with a one-line message naming the file."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"ASR checkpoint not found: {path}")
@@ -479,9 +490,20 @@ def load_checkpoint(path: str | Path, map_location: str | torch.device = "cpu") 
         ckpt = torch.load(path, map_location=map_location, weights_only=True)
         model = load_weights(ConformerCTC(ConformerConfig(**ckpt["config"])), ckpt["model"])
     except Exception as e:  # noqa: BLE001 - any failure here means the file is not a usable checkpoint
-        reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise ValueError(f"ASR checkpoint {path} is corrupt or incompatible: {reason}") from e
+        # torch.save writes a zip; for any other file torch's own words are about weights_only.
+        with path.open("rb") as f:
+            reason = _first_sentence(e) if f.read(4) == b"PK\x03\x04" else "not a PyTorch checkpoint"
+        raise CheckpointError(
+            f"ASR checkpoint {path} is corrupt or incompatible ({reason}); {CHECKPOINT_FIX}"
+        ) from e
     return model.eval()
+
+
+def _first_sentence(err: BaseException, limit: int = 120) -> str:
+    """The gist of a library's error: torch's run to a paragraph (advice on weights_only, miniz)."""
+    text = str(err).strip().splitlines()
+    first = re.split(r"(?<=[.!?])\s", text[0])[0].rstrip(".") if text else type(err).__name__
+    return first if len(first) <= limit else first[: limit - 1] + "…"
 
 
 def load_weights(model: ConformerCTC, state: dict[str, Tensor]) -> ConformerCTC:
