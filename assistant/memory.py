@@ -74,6 +74,10 @@ class Turn:
     created_at: str = ""  # wall clock, ISO 8601 UTC: for people reading the export
 
 
+class MemoryStoreError(RuntimeError):
+    """The memory file cannot be opened or is not a SQLite database; one line naming it and the fix."""
+
+
 class Memory:
     """The conversation store. `build()` opens (and creates) the file; see the module docstring."""
 
@@ -85,14 +89,30 @@ class Memory:
         self._lock = threading.Lock()
 
     def build(self) -> Memory:
-        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        _create_private(self.path)
+        """Open the file, creating it (and its folder) if need be. A file that cannot be opened or
+        is not a SQLite database is a `MemoryStoreError` and is left as it is: it may be the only
+        copy of the user's conversations."""
+        try:
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            _create_private(self.path)
+        except OSError as err:
+            raise MemoryStoreError(
+                f"memory database {self.path}: cannot create or open it ({err.strerror}); "
+                "fix: check the folder's permissions, or set [memory] path"
+            ) from None
         conn = sqlite3.connect(str(self.path), check_same_thread=False, timeout=5.0)
-        db = Database(conn, execute_plugins=False)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")  # see the module docstring: no completed turn is lost
-        db.execute("PRAGMA secure_delete=ON")
-        migrations.apply(db)
+        try:
+            db = Database(conn, execute_plugins=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")  # see the module docstring: no completed turn is lost
+            db.execute("PRAGMA secure_delete=ON")
+            migrations.apply(db)
+        except sqlite3.DatabaseError as err:
+            conn.close()
+            raise MemoryStoreError(
+                f"memory database {self.path}: {err}; fix: move the file aside (a new memory starts "
+                "in its place), or set [memory] path"
+            ) from None
         self._db = db
         return self
 

@@ -16,7 +16,7 @@ from sqlite_utils import Database
 
 from assistant.config import LlmConfig, MemoryConfig
 from assistant.llm import LocalLlm
-from assistant.memory import Memory
+from assistant.memory import Memory, MemoryStoreError
 from assistant.prompt import ELLIPSIS, build_messages, window
 
 REPO = Path(__file__).resolve().parent.parent
@@ -150,6 +150,28 @@ def test_verbs_work_from_a_worker_thread(mem):
 def test_using_memory_before_build_is_a_clear_error(cfg):
     with pytest.raises(RuntimeError, match="build"):
         Memory(cfg).recent(1)
+
+
+def test_a_file_that_is_not_a_database_is_one_line_and_left_as_it_is(cfg):
+    cfg.db_path.parent.mkdir(parents=True)
+    junk = os.urandom(8192)
+    cfg.db_path.write_bytes(junk)
+    with pytest.raises(MemoryStoreError) as err:
+        Memory(cfg).build()
+    assert str(err.value) == (
+        f"memory database {cfg.db_path}: file is not a database; "
+        "fix: move the file aside (a new memory starts in its place), or set [memory] path"
+    )
+    assert cfg.db_path.read_bytes() == junk
+    assert not cfg.db_path.with_name(cfg.db_path.name + "-wal").exists()
+
+
+def test_a_folder_that_cannot_be_made_is_one_line(tmp_path):
+    blocker = tmp_path / "a file"
+    blocker.write_text("not a folder")
+    cfg = MemoryConfig(path=str(blocker / "memory.db"))
+    with pytest.raises(MemoryStoreError, match=r"memory database .*memory.db: cannot create or open it \("):
+        Memory(cfg).build()
 
 
 # -- durability ----------------------------------------------------------------------------
