@@ -203,21 +203,12 @@ def _cmd_transcribe(args) -> int:
 
 
 def _cmd_devices(args) -> int:
-    from assistant.audio.devices import list_devices
+    from assistant.audio.devices import format_devices, list_devices
 
-    for d in list_devices():
-        marks = " ".join(
-            m
-            for m in (
-                "default-in" if d.get("default_input") else "",
-                "default-out" if d.get("default_output") else "",
-            )
-            if m
-        )
-        print(
-            f"{d['index']:>3}  {d['name']:<40} in={d['max_input_channels']} out={d['max_output_channels']} "
-            f"rate={int(d['default_samplerate'])} {marks}".rstrip()
-        )
+    devices = list_devices()
+    if not devices:
+        raise UserError(format_devices(devices))
+    print(format_devices(devices))
     return 0
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -54,6 +56,17 @@ def test_devices_are_listed_with_defaults(pulse):
     assert "pulse" in names and "default" in names
     assert any(d["default_output"] for d in devices) and any(d["default_input"] for d in devices)
     assert "pulse" in format_devices(devices)
+    assert format_devices([]) == "no sound devices found; fix: connect one, or start PulseAudio/PipeWire"
+
+
+def test_the_devices_command_lists_them_one_a_line_with_the_defaults_marked(pulse):
+    argv = [sys.executable, "-m", "assistant.cli", "devices"]
+    result = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=True)
+    lines = result.stdout.splitlines()
+    assert len(lines) == len(list_devices())
+    pulse_line = next(line for line in lines if " pulse (" in line)  # "   7 pulse (ALSA; 32 in, 32 out, ...)"
+    assert int(pulse_line[2:].split()[0]) == next(d["index"] for d in list_devices() if d["name"] == "pulse")
+    assert any(line.startswith(">") for line in lines) and any(line[1] == "<" for line in lines)
 
 
 def test_resolve_device_by_name_index_or_default(pulse):

@@ -86,7 +86,9 @@ def format_devices(devices: list[dict]) -> str:
             f"{mark} {d['index']:3d} {d['name']} ({d['hostapi']}; {d['max_input_channels']} in, "
             f"{d['max_output_channels']} out, {d['default_samplerate']:.0f} Hz)"
         )
-    return "\n".join(lines) if lines else "no sound devices found (is PulseAudio/PipeWire running?)"
+    if not lines:
+        return "no sound devices found; fix: connect one, or start PulseAudio/PipeWire"
+    return "\n".join(lines)
 
 
 def resolve_device(spec: str | int | None, kind: str = "input") -> int | None:
