@@ -115,7 +115,11 @@ def _parser() -> argparse.ArgumentParser:
         "--full-context", action="store_true", help="decode the whole file at once (not streaming)"
     )
 
-    command("devices", _cmd_devices, "List audio devices (index, name, channels, default rate).")
+    command(
+        "devices",
+        _cmd_devices,
+        "List audio devices (index, name, host API, channels, rate; > default input, < default output).",
+    )
 
     p = command("latency", _cmd_latency, "Print p50/p95 per stage over the last turns of the latency log.")
     p.add_argument("--last", type=int, default=100, metavar="N", help="how many recent turns (default 100)")
@@ -236,7 +240,10 @@ def _cmd_memory(args) -> int:
     memory.build()
     try:
         if args.action == "show":
-            for turn in memory.recent(args.last):
+            turns = memory.recent(args.last)
+            if not turns:
+                print(f"no turns remembered in {cfg.memory.db_path}")
+            for turn in turns:
                 flag = " [interrupted]" if turn.interrupted else ""
                 print(f"{turn.created_at}  {turn.role:>9}: {turn.text}{flag}")
         elif args.action == "export":
@@ -249,8 +256,7 @@ def _cmd_memory(args) -> int:
             ):
                 print("nothing deleted")
                 return 1
-            memory.clear()
-            print(f"cleared {cfg.memory.db_path}")
+            print(f"deleted {memory.clear()} turns from {cfg.memory.db_path}")
     finally:
         memory.close()
     return 0
