@@ -1,12 +1,18 @@
-"""Every command has help with an example and a mention in the README."""
+"""Every command has help with an example and a mention in the README, and the commands that need
+no microphone work end to end: say, transcribe, chat, memory (on a real SQLite file), latency."""
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
+import jiwer
 import pytest
+import soundfile as sf
 
 from assistant import cli
+from assistant.config import MemoryConfig
+from assistant.memory import Memory
 
 REPO = Path(__file__).resolve().parent.parent
 COMMANDS = sorted(cli.EXAMPLES)
@@ -39,3 +45,109 @@ def test_every_config_key_is_documented_in_readme():
     for section, field in Config.model_fields.items():
         for key in field.annotation.model_fields:
             assert f"`{key}`" in readme, f"[{section}] {key} missing from README"
+
+
+def _cli(*args: str, config: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
+    argv = [sys.executable, "-m", "assistant.cli", "--config", str(config), *args]
+    return subprocess.run(argv, capture_output=True, text=True, timeout=300, input=stdin, cwd=config.parent)
+
+
+@pytest.fixture
+def private_config(tmp_path) -> Path:
+    """A config whose memory and latency log are files of this test's own."""
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f"[memory]\npath = '{tmp_path / 'memory.db'}'\n[metrics]\nlatency_log = '{tmp_path / 'lat.jsonl'}'\n"
+    )
+    return config
+
+
+def test_say_writes_speech_that_transcribe_reads_back(private_config):
+    # The real voice and the real recognizer: what one says, the other must hear.
+    said = _cli("say", "Set a timer for ten minutes.", "--output", "said.wav", config=private_config)
+    assert said.returncode == 0, said.stderr
+    audio, rate = sf.read(private_config.parent / "said.wav")
+    assert rate == 22050 and 1.0 < len(audio) / rate < 3.0
+    heard = _cli("transcribe", "--json", "said.wav", config=private_config)
+    assert heard.returncode == 0, heard.stderr
+    result = json.loads(heard.stdout)
+    assert jiwer.wer("set a timer for ten minutes", result["text"]) <= 0.2, result
+
+
+def test_chat_answers_each_line_remembers_the_turns_and_logs_their_latency(private_config):
+    chat = _cli(
+        "chat", "--mute", config=private_config, stdin="What is the capital of France?\nAnd of Spain?\n"
+    )
+    assert chat.returncode == 0, chat.stderr
+    answers = [
+        line.removeprefix("assistant: ")
+        for line in chat.stdout.splitlines()
+        if line.startswith("assistant: ")
+    ]
+    assert len(answers) == 2 and all(answers)
+
+    exported = _cli("memory", "export", config=private_config)
+    rows = [json.loads(line) for line in exported.stdout.splitlines()]
+    assert [(r["role"], r["text"]) for r in rows] == [
+        ("user", "What is the capital of France?"),
+        ("assistant", answers[0]),
+        ("user", "And of Spain?"),
+        ("assistant", answers[1]),
+    ]
+
+    latency = _cli("latency", config=private_config)
+    assert latency.returncode == 0, latency.stderr
+    assert latency.stdout.splitlines()[0] == f"2 turns from {private_config.parent / 'lat.jsonl'}"
+    ttft = next(line for line in latency.stdout.splitlines() if line.startswith("| llm_ttft |"))
+    assert ttft.split("|")[2].strip() == "2"
+
+
+@pytest.fixture
+def setup(private_config):
+    """(config file, database path) with three turns remembered, the last one interrupted."""
+    config, db = private_config, private_config.parent / "memory.db"
+    memory = Memory(MemoryConfig(path=str(db))).build()
+    memory.add("user", "what time is it")
+    memory.add("assistant", "It is ten past three.")
+    memory.add("user", "and tomorrow's weather", interrupted=True)
+    memory.close()
+    return config, db
+
+
+def test_show_prints_the_newest_turns_oldest_first(setup):
+    config, _ = setup
+    result = _cli("memory", "show", "--last", "2", config=config)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line.split("  ", 1)[1] for line in lines] == [
+        "assistant: It is ten past three.",
+        "     user: and tomorrow's weather [interrupted]",
+    ]
+
+
+def test_export_is_every_turn_as_json_lines(setup):
+    config, _ = setup
+    result = _cli("memory", "export", config=config)
+    assert result.returncode == 0, result.stderr
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(r["role"], r["text"], r["interrupted"]) for r in rows] == [
+        ("user", "what time is it", False),
+        ("assistant", "It is ten past three.", False),
+        ("user", "and tomorrow's weather", True),
+    ]
+
+
+def test_clear_asks_first_and_deletes_only_on_yes(setup):
+    config, db = setup
+    refused = _cli("memory", "clear", config=config, stdin="n\n")
+    assert refused.returncode == 1 and refused.stdout.endswith("nothing deleted\n")
+    assert f"Delete all 3 turns in {db}?" in refused.stdout
+    assert len(_cli("memory", "export", config=config).stdout.splitlines()) == 3
+
+    cleared = _cli("memory", "clear", "--yes", config=config)
+    assert cleared.returncode == 0 and cleared.stdout == f"deleted 3 turns from {db}\n"
+    assert _cli("memory", "export", config=config).stdout == ""
+    assert _cli("memory", "show", config=config).stdout == f"no turns remembered in {db}\n"
+    # Forgotten means gone from the disk too, not only from the table (secure_delete, WAL truncated).
+    for path in (db, db.with_name(db.name + "-wal")):
+        assert not path.exists() or b"ten past three" not in path.read_bytes()
