@@ -103,7 +103,7 @@ def test_chat_answers_each_line_remembers_the_turns_and_logs_their_latency(priva
 
 
 @pytest.fixture
-def setup(private_config):
+def three_turns(private_config):
     """(config file, database path) with three turns remembered, the last one interrupted."""
     config, db = private_config, private_config.parent / "memory.db"
     memory = Memory(MemoryConfig(path=str(db))).build()
@@ -114,8 +114,8 @@ def setup(private_config):
     return config, db
 
 
-def test_show_prints_the_newest_turns_oldest_first(setup):
-    config, _ = setup
+def test_show_prints_the_newest_turns_oldest_first(three_turns):
+    config, _ = three_turns
     result = _cli("memory", "show", "--last", "2", config=config)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
@@ -125,8 +125,8 @@ def test_show_prints_the_newest_turns_oldest_first(setup):
     ]
 
 
-def test_export_is_every_turn_as_json_lines(setup):
-    config, _ = setup
+def test_export_is_every_turn_as_json_lines(three_turns):
+    config, _ = three_turns
     result = _cli("memory", "export", config=config)
     assert result.returncode == 0, result.stderr
     rows = [json.loads(line) for line in result.stdout.splitlines()]
@@ -137,8 +137,8 @@ def test_export_is_every_turn_as_json_lines(setup):
     ]
 
 
-def test_clear_asks_first_and_deletes_only_on_yes(setup):
-    config, db = setup
+def test_clear_asks_first_and_deletes_only_on_yes(three_turns):
+    config, db = three_turns
     refused = _cli("memory", "clear", config=config, stdin="n\n")
     assert refused.returncode == 1 and refused.stdout.endswith("nothing deleted\n")
     assert f"Delete all 3 turns in {db}?" in refused.stdout
