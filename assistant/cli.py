@@ -60,6 +60,15 @@ def _is_ours(err: BaseException) -> bool:
     return type(err).__module__.startswith("assistant") or isinstance(err, UserError)
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("assistant")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="assistant",
@@ -69,6 +78,7 @@ def _parser() -> argparse.ArgumentParser:
         "--config", metavar="PATH", help="config file (default: $ASSISTANT_CONFIG or ./config.toml)"
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging and full tracebacks")
+    parser.add_argument("--version", action="version", version=f"assistant {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, func, help_text: str) -> argparse.ArgumentParser:

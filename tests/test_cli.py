@@ -151,3 +151,12 @@ def test_clear_asks_first_and_deletes_only_on_yes(three_turns):
     # Forgotten means gone from the disk too, not only from the table (secure_delete, WAL truncated).
     for path in (db, db.with_name(db.name + "-wal")):
         assert not path.exists() or b"ten past three" not in path.read_bytes()
+
+
+def test_version_is_the_installed_packages():
+    from importlib.metadata import version
+
+    result = subprocess.run(
+        [sys.executable, "-m", "assistant.cli", "--version"], capture_output=True, text=True
+    )
+    assert result.returncode == 0 and result.stdout == f"assistant {version('assistant')}\n"
