@@ -38,6 +38,7 @@ from assistant.config import MemoryConfig
 
 ROLES = ("user", "assistant")
 _EXPORT_PAGE = 500  # rows fetched per lock hold while exporting
+LOCK_WAIT_S = 5.0  # how long a write waits for another process's lock on the file
 
 migrations = Migrations("assistant.memory")
 
@@ -100,7 +101,7 @@ class Memory:
                 f"memory database {self.path}: cannot create or open it ({err.strerror}); "
                 "fix: check the folder's permissions, or set [memory] path"
             ) from None
-        conn = sqlite3.connect(str(self.path), check_same_thread=False, timeout=5.0)
+        conn = sqlite3.connect(str(self.path), check_same_thread=False, timeout=LOCK_WAIT_S)
         try:
             db = Database(conn, execute_plugins=False)
             db.execute("PRAGMA journal_mode=WAL")
@@ -109,9 +110,14 @@ class Memory:
             migrations.apply(db)
         except sqlite3.DatabaseError as err:
             conn.close()
+            # OperationalError: locked, read-only, disk full: the file is fine, so never "move it aside".
+            fix = (
+                "check that the file and its folder are writable and that no other process holds it"
+                if isinstance(err, sqlite3.OperationalError)
+                else "move the file aside (a new memory starts in its place)"
+            )
             raise MemoryStoreError(
-                f"memory database {self.path}: {err}; fix: move the file aside (a new memory starts "
-                "in its place), or set [memory] path"
+                f"memory database {self.path}: {err}; fix: {fix}, or set [memory] path"
             ) from None
         self._db = db
         return self

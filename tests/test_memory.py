@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from sqlite_utils import Database
 
+from assistant import memory as memory_module
 from assistant.config import LlmConfig, MemoryConfig
 from assistant.llm import LocalLlm
 from assistant.memory import Memory, MemoryStoreError
@@ -164,6 +165,23 @@ def test_a_file_that_is_not_a_database_is_one_line_and_left_as_it_is(cfg):
     )
     assert cfg.db_path.read_bytes() == junk
     assert not cfg.db_path.with_name(cfg.db_path.name + "-wal").exists()
+
+
+def test_a_file_another_process_holds_is_one_line_that_does_not_say_move_it(cfg, monkeypatch):
+    cfg.db_path.parent.mkdir(parents=True)
+    holder = sqlite3.connect(cfg.db_path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # as a process in the middle of a long write
+    monkeypatch.setattr(memory_module, "LOCK_WAIT_S", 0.1)
+    try:
+        with pytest.raises(MemoryStoreError) as err:
+            Memory(cfg).build()
+    finally:
+        holder.rollback()
+        holder.close()
+    assert str(err.value) == (
+        f"memory database {cfg.db_path}: database is locked; fix: check that the file and its folder are "
+        "writable and that no other process holds it, or set [memory] path"
+    )
 
 
 def test_a_folder_that_cannot_be_made_is_one_line(tmp_path):
