@@ -224,6 +224,9 @@ class EchoEstimate:
         # stamps where the player's clock was re-anchored (an underflow) or its stream restarted
         self._moves: deque[int] = deque(maxlen=8)
         self._stopped = False  # playback stopped (the stream aborted): the next block is a restart
+        # Anything audible written yet: the player's stream runs from the start, silent, and a
+        # re-stamp then (an underflow while the models load) moves nothing the echo filters learnt.
+        self._sounded = False
         self._starts: deque[int] = deque(maxlen=8)  # stamps where sound began after a pause
         self._pending: deque[tuple[int, bool, float]] = deque()  # (mic ns, start?, heard - played dB)
         self._history = {phase: deque(maxlen=HISTORY_FRAMES) for phase in (True, False)}
@@ -244,7 +247,8 @@ class EchoEstimate:
                 # The stream restarted after a stop (a hold, a barge-in, a stall), or the block is not
                 # where the last one ended (the player re-stamped its clock after an underflow): the
                 # sound moved against the echo filters' reference. Sound from here is a start.
-                self._moves.append(t_ns)
+                if self._sounded:  # before any sound the echo filters have no delay to lose
+                    self._moves.append(t_ns)
                 self._last_audible, self._stopped = None, False
             self._end = t_ns + len(samples) * 1000 * MS // SAMPLE_RATE
             db = level_db(samples)
@@ -252,6 +256,7 @@ class EchoEstimate:
             while self._blocks[0][0] < t_ns - 2 * self.tail_ns:
                 self._blocks.popleft()  # the player runs all session: keep only what can still be heard
             if db > AUDIBLE_DB:
+                self._sounded = True
                 if self._last_audible is None or t_ns - self._last_audible >= PAUSE_MS * MS:
                     self._starts.append(t_ns)
                 self._last_audible = t_ns

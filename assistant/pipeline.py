@@ -350,6 +350,8 @@ class Pipeline:
         if self.tts is not None:
             builds.append(asyncio.to_thread(self.tts.build))
         await asyncio.gather(*builds)
+        if self.speaks:
+            await self._open_sink()
         self.stages = [AnswerStage(self, self.llm)]
         if self.speaks:
             self.stages += [
@@ -364,6 +366,23 @@ class Pipeline:
             stage.on_error = self._stage_failed
             stage.start()
         self.latency_log = LatencyLog(self.config.metrics.latency_log_path)
+
+    async def _open_sink(self) -> None:
+        """Open the speaker's stream now, not at the first answer: opened there, it cost the first
+        answer 270-300 ms that later ones do not pay (PortAudio and the sound server starting a
+        stream, measured 2026-12-06). A speaker that is not there yet is tried again at the first
+        answer; a configured name that matches no device stops here, as a bad microphone does."""
+        start = getattr(self.sink, "start", None)  # a Player; a file has nothing to open
+        if start is None:
+            return
+        from assistant.audio.devices import AudioDeviceError, DeviceNotFoundError
+
+        try:
+            await asyncio.to_thread(start, self.tts.sample_rate)
+        except DeviceNotFoundError:
+            raise
+        except AudioDeviceError as err:
+            log.warning("%s; trying again at the first answer", err)
 
     async def remember(self, role: str, text: str, interrupted: bool = False, recent: int = 0):
         """Write one turn on the memory's own thread; optionally read back the newest `recent` turns."""

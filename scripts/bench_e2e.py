@@ -11,7 +11,8 @@ frame on the speaker after it, on the perf_counter_ns clock of the assistant's o
 continuous stream, anchored by its least-delayed chunk (`Recording.timed`), to within ~10 ms.
 
 Prints a p50/p95 markdown table of the outside measurement and of every duration in the latency log,
-and writes a PNG: the per-stage breakdown per turn beside the outside distribution.
+then the first answer after start against the others, and writes a PNG: the per-stage breakdown per
+turn beside the outside distribution.
 
     python scripts/bench_e2e.py                       # all questions, default config
     python scripts/bench_e2e.py --n 3 --config my.toml --voice piper
@@ -233,6 +234,29 @@ def table(results: list[Result]) -> str:
     return metrics.format_table(rows)
 
 
+def first_answer(results: list[Result]) -> str:
+    """The first answer after start against the rest: what a user meets first, and where one-off
+    costs of starting (a stream opened, a cache cold) would show."""
+
+    def stage(r: Result, name: str) -> float | None:
+        return (r.record or {}).get("durations_ms", {}).get(name)
+
+    def ms(value: float | None) -> str:
+        return f"{value:.0f} ms" if value is not None else "-"
+
+    def p50(values: list[float | None]) -> float | None:
+        values = [v for v in values if v is not None]
+        return float(np.percentile(values, 50)) if values else None
+
+    first, rest = results[0], results[1:]
+    return (
+        f"\nfirst answer after start: outside {ms(first.outside_ms)}, "
+        f"TTS audio → playback start {ms(stage(first, 'playback_start'))}; "
+        f"the other {len(rest)}: p50 {ms(p50([r.outside_ms for r in rest]))} and "
+        f"{ms(p50([stage(r, 'playback_start') for r in rest]))}"
+    )
+
+
 def plot(results: list[Result], out: Path) -> None:
     import matplotlib
 
@@ -299,6 +323,7 @@ def main() -> int:
         print(f"nothing was recognized: is the recognizer trained? see {args.out}/assistant.*.txt")
         return 1
     print(table(results))
+    print(first_answer(results))
     png = args.out / "bench_e2e.png"
     plot(results, png)
     print(f"\nwrote {png}")

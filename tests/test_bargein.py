@@ -759,6 +759,7 @@ def _converged_barge_in(onset_detector: bool = False):
     for start in (True, False):
         for _ in range(MIN_HISTORY):
             barge.estimate._add(start, -45.0)
+    barge.estimate._sounded = True  # what it learnt from played: a restart from here moves the echo
     return barge, levels
 
 
@@ -1208,6 +1209,27 @@ def test_a_player_clock_re_stamped_after_an_underflow_starts_a_phase_and_the_flo
             barge.before(block, moved + (i - 1) * 20 * MS)
     assert barge.estimate.last_move_at(moved) == moved and barge.estimate.starting(moved)
     assert levels == pytest.approx([-65.0, -20.0 + RESUME_COUPLING_DB, -65.0], abs=0.1)
+
+
+def test_a_re_stamp_before_anything_sounded_is_no_move():
+    """The player's stream runs from the start, silent until the first answer, and may underflow
+    while the models load. The echo filters have learnt no delay then, so the first answer gets no
+    restart floor (with one, the rest of a request said 260 ms into it was lost: "again and a
+    night", 3 runs of 4, 2026-12-06); a re-stamp after sound is a move, as before."""
+    est = EchoEstimate()
+    silence, sound = np.zeros(320, np.float32), np.full(320, 0.1, np.float32)
+    for i in range(10):
+        est.reference(silence, T + i * 20 * MS)
+    re_stamped = T + 10 * 20 * MS + 108 * MS  # an underflow at startup
+    for i in range(10):
+        est.reference(silence, re_stamped + i * 20 * MS)
+    answer = re_stamped + 10 * 20 * MS
+    for i in range(10):
+        est.reference(sound, answer + i * 20 * MS)
+    assert est.last_move_at(answer + 200 * MS) is None
+    re_stamped_again = answer + 10 * 20 * MS + 7 * MS
+    est.reference(sound, re_stamped_again)
+    assert est.last_move_at(re_stamped_again) == re_stamped_again
 
 
 def test_a_mic_re_anchored_by_the_canceller_gets_the_floor_for_a_while():

@@ -15,7 +15,8 @@ import pytest
 from conftest import wait_until
 
 from assistant import pipeline as pipeline_mod
-from assistant.config import Config, LlmConfig, MemoryConfig, MetricsConfig
+from assistant.audio.devices import DeviceNotFoundError
+from assistant.config import AudioConfig, Config, LlmConfig, MemoryConfig, MetricsConfig
 from assistant.memory import Memory
 
 SPOKEN_MARKS = {
@@ -112,6 +113,21 @@ def test_spoken_turn_reaches_the_speaker(tmp_path, pulse):
     assert [text for _, text in turn.sounded] == turn.played_clauses
     starts = [at for at, _ in turn.sounded]
     assert starts[0] == turn.marks["playback_start"] and starts == sorted(set(starts))
+
+
+def test_the_speaker_is_open_before_the_first_answer(tmp_path, pulse):
+    # Opened at the first answer, the stream cost that answer 270-300 ms that later ones did not pay.
+    async def body(pipe):
+        return pulse.pactl("list", "short", "sink-inputs")
+
+    streams = asyncio.run(_session(_config(tmp_path), body))
+    assert len(streams.splitlines()) == 1, streams  # ours, playing silence into `spk` until stop()
+
+
+def test_a_speaker_name_that_matches_no_device_stops_the_start(tmp_path, pulse):
+    cfg = _config(tmp_path).model_copy(update={"audio": AudioConfig(output_device="no such speaker")})
+    with pytest.raises(DeviceNotFoundError, match="no such speaker"):
+        asyncio.run(_session(cfg, lambda pipe: pipe.ask("hello")))
 
 
 @pytest.mark.parametrize("server_stalls", [False, True])
