@@ -368,10 +368,11 @@ class Pipeline:
         self.latency_log = LatencyLog(self.config.metrics.latency_log_path)
 
     async def _open_sink(self) -> None:
-        """Open the speaker's stream now, not at the first answer: opened there, it cost the first
-        answer 270-300 ms that later ones do not pay (PortAudio and the sound server starting a
-        stream, measured 2026-12-06). A speaker that is not there yet is tried again at the first
-        answer; a configured name that matches no device stops here, as a bad microphone does."""
+        """Open the speaker's stream now, not at the first answer, which waited for it: 270-300 ms
+        on PulseAudio null sinks nothing else used, 17-110 ms where something recorded the speaker
+        (scripts/bench_first_answer.sh, README). A speaker that is not there yet is tried again at
+        the first answer; a configured name that matches no device stops here, as a bad microphone
+        does."""
         start = getattr(self.sink, "start", None)  # a Player; a file has nothing to open
         if start is None:
             return

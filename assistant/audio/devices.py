@@ -182,7 +182,8 @@ class _Piece:
 
 class Player:
     """Playback on the configured output device through one stream that runs, silent between
-    pieces, from the first piece until `close()`.
+    pieces, from `start(rate)` (the pipeline calls it as it loads the models) or else the first
+    piece until `close()`.
 
     Why one running stream: the echo canceller (AEC3) learns the delay from the reference we hand it
     to the echo in the microphone. A stream started for every clause moves the sound against its
