@@ -118,10 +118,11 @@ def test_spoken_turn_reaches_the_speaker(tmp_path, pulse):
 def test_the_speaker_is_open_before_the_first_answer(tmp_path, pulse):
     # Opened at the first answer, the stream cost that answer 270-300 ms that later ones did not pay.
     async def body(pipe):
-        return pulse.pactl("list", "short", "sink-inputs")
+        return json.loads(pulse.pactl("--format=json", "list", "sink-inputs"))
 
     streams = asyncio.run(_session(_config(tmp_path), body))
-    assert len(streams.splitlines()) == 1, streams  # ours, playing silence into `spk` until stop()
+    ours = [s for s in streams if s.get("properties", {}).get("application.process.id") == str(os.getpid())]
+    assert len(ours) == 1, streams  # playing silence into `spk` until stop()
 
 
 def test_a_speaker_name_that_matches_no_device_stops_the_start(tmp_path, pulse):
