@@ -350,10 +350,9 @@ class Pipeline:
         if self.tts is not None:
             builds.append(asyncio.to_thread(self.tts.build))
         await asyncio.gather(*builds)
-        if self.speaks:
-            await self._open_sink()
         self.stages = [AnswerStage(self, self.llm)]
         if self.speaks:
+            await self._open_sink()
             self.stages += [
                 SpeechStage(self.tts, self.config.tts.clause_pause_ms),
                 PlaybackStage(self, self.sink),
