@@ -45,6 +45,9 @@ class Turn:
     # hold): which of the answer's words could be echoing at a given moment (`bargein._says`)
     sounded: list[tuple[int, str]] = field(default_factory=list)
     answer_text: str = ""
+    # Why the rest of the answer was not spoken: the speaker failed mid-turn. The answer goes on in
+    # text and is remembered whole (it was shown); the speaker is tried again at the next answer.
+    speaker_error: str = ""
     # Set once the first clause's audio exists (or it never will): the LLM waits for it, see AnswerStage.
     first_audio: threading.Event = field(default_factory=threading.Event)
     # Set once the turn may be heard, shown and remembered. A turn started ahead of the endpoint

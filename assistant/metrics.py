@@ -71,6 +71,7 @@ def turn_record(turn: Turn) -> dict:
         "turn": turn.id,
         "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
         "interrupted": turn.interrupted,
+        "speaker_error": turn.speaker_error or None,  # the answer went on in text only from there
         "marks_ns": dict(sorted(turn.marks.items(), key=lambda kv: kv[1])),
         "marks_ms": {k: round((v - origin) / 1e6, 2) for k, v in turn.marks.items()},
         "durations_ms": durations_ms(turn.marks),

@@ -29,6 +29,7 @@ from typing import Protocol
 
 import numpy as np
 
+from assistant.audio import AudioDeviceError, DeviceNotFoundError
 from assistant.config import Config
 from assistant.frames import (
     AnswerEnd,
@@ -166,6 +167,8 @@ class SpeechStage(Stage):
             await self.push(frame)
 
     async def _speak(self, turn: Turn, clause: str) -> None:
+        if turn.speaker_error:
+            return  # nothing would play it: the LLM gets both cores back
         turn.mark("first_clause")
         try:
             pieces = await self.call(lambda: list(self.tts.synthesize(clause, turn.cancel)))
@@ -201,7 +204,8 @@ class PlaybackStage(Stage):
         if isinstance(frame, DataFrame):
             await frame.turn.confirmed.wait()  # a turn started ahead of the endpoint waits for it
         if isinstance(frame, ClauseAudio):
-            await self._play(frame)
+            if not frame.turn.speaker_error:
+                await self._play(frame)
         elif isinstance(frame, SpeechDone):
             await self.pipeline.finish_turn(frame.turn)
         else:
@@ -215,7 +219,12 @@ class PlaybackStage(Stage):
         turn, hold = frame.turn, self.pipeline.hold
         start = 0
         while not turn.cancel.is_set():
-            finished = await self._play_once(turn, frame, start, _Either(turn.cancel, hold))
+            try:
+                finished = await self._play_once(turn, frame, start, _Either(turn.cancel, hold))
+            except AudioDeviceError as err:  # a vanished speaker costs the sound, not the answer
+                turn.speaker_error = str(err)
+                log.warning("%s; the answer goes on in text, the speaker is tried again at the next", err)
+                return
             if finished:
                 turn.played_clauses.append(frame.text)
                 return
@@ -375,8 +384,6 @@ class Pipeline:
         start = getattr(self.sink, "start", None)  # a Player; a file has nothing to open
         if start is None:
             return
-        from assistant.audio.devices import AudioDeviceError, DeviceNotFoundError
-
         try:
             await asyncio.to_thread(start, self.tts.sample_rate)
         except DeviceNotFoundError:

@@ -15,6 +15,7 @@ import pytest
 from conftest import wait_until
 
 from assistant import pipeline as pipeline_mod
+from assistant.audio import AudioDeviceError
 from assistant.audio.devices import DeviceNotFoundError
 from assistant.config import AudioConfig, Config, LlmConfig, MemoryConfig, MetricsConfig
 from assistant.memory import Memory
@@ -173,7 +174,7 @@ class _InstantSink:
 
 
 class _BrokenSink(_InstantSink):
-    """A speaker that fails on the first clause of the second turn, as a vanished device would."""
+    """A sink with a bug: it crashes on the first clause of the second turn."""
 
     def __init__(self):
         self.calls = 0
@@ -201,6 +202,74 @@ def test_a_crash_during_a_turn_keeps_completed_turns_and_goes_on(tmp_path):
     assert roles[:2] == [("user", False), ("assistant", False)]
     assert roles[2] == ("user", False) and roles[-2:] == [("user", False), ("assistant", False)]
     assert len(_log(cfg)) == 3
+
+
+class _VanishingSpeaker(_InstantSink):
+    """A speaker that fails as a vanished device does (AudioDeviceError) once `vanish` is set."""
+
+    def __init__(self):
+        self.calls, self.vanish = 0, False
+
+    def play(self, samples, rate, cancel) -> bool:
+        self.calls += 1
+        if self.vanish:
+            self.vanish = False
+            raise AudioDeviceError("output device 'spk' failed during playback: the stream stopped")
+        return super().play(samples, rate, cancel)
+
+
+def _a_vanished_speaker_costs_the_sound_not_the_answer(cfg, sink, during):
+    """Turn 1 is spoken; during turn 2 `during(turn)` makes the speaker fail; turn 3 is spoken."""
+
+    async def body(pipe):
+        first = await pipe.ask("Say hello.")
+        broken = await pipe.submit("Count from one to twenty, in words.")
+        await during(broken)
+        await pipe.wait(broken, 60)
+        third = await pipe.ask("Say goodbye.")
+        return first, broken, third
+
+    first, broken, third = asyncio.run(_session(cfg, body, sink=sink))
+    assert "failed during playback" in broken.speaker_error
+    assert not broken.interrupted and "llm_done" in broken.marks  # the LLM was not stopped
+    # what was not spoken is shown and remembered whole: the user read it
+    stored = _stored(cfg)
+    assert [(t.role, t.interrupted) for t in stored] == [("user", False), ("assistant", False)] * 3
+    assert stored[3].text == broken.answer_text.strip()
+    assert len(" ".join(broken.played_clauses)) < len(broken.answer_text.strip())  # cut mid-answer
+    records = _log(cfg)
+    assert [r["speaker_error"] is not None for r in records] == [False, True, False]
+    assert third.played_clauses and not third.speaker_error  # the next answer speaks again
+    return first, broken, third
+
+
+def test_a_vanished_speaker_costs_the_sound_not_the_answer(tmp_path):
+    sink = _VanishingSpeaker()
+
+    async def vanish(turn):
+        sink.vanish = True  # before its first clause is synthesized: that clause fails
+
+    first, broken, third = _a_vanished_speaker_costs_the_sound_not_the_answer(_config(tmp_path), sink, vanish)
+    assert broken.played_clauses == [] and len(broken.answer_text.split()) > 8
+    # turn 2 tried its first clause only: the failed try; the rest were not played
+    assert sink.calls == len(first.played_clauses) + 1 + len(third.played_clauses)
+    assert broken.marks["first_clause"] < broken.marks["tts_first_audio"]
+
+
+def test_a_speaker_whose_server_dies_mid_answer_costs_the_sound_not_the_answer(tmp_path, pulse):
+    """The real path: PortAudio's stream on a PulseAudio server killed while the answer sounds."""
+
+    async def kill_the_server(turn):
+        assert await wait_until(lambda: "playback_start" in turn.marks, 60)
+        await asyncio.sleep(0.3)
+        await asyncio.to_thread(pulse.restart)  # the server is back before the next answer
+
+    start = time.perf_counter_ns()
+    _a_vanished_speaker_costs_the_sound_not_the_answer(
+        _config(tmp_path, max_answer_tokens=64), None, kill_the_server
+    )
+    heard = pulse.speaker.since(start)  # the restarted server's recording: only turn 3 is in it
+    assert np.sqrt(np.mean(heard**2)) > 0.01, "the next answer did not come out of the speaker"
 
 
 @pytest.mark.parametrize("n", [3])

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import sounddevice as sd
 
+from assistant.audio import AudioDeviceError, DeviceNotFoundError
 from assistant.audio.pcm import from_pcm16
 from assistant.config import AudioConfig
 
@@ -43,14 +44,6 @@ FIRST_BLOCK_S = 3.0  # ... or without its first block after opening (some device
 STALL_RESTARTS = 2
 
 log = logging.getLogger(__name__)
-
-
-class AudioDeviceError(RuntimeError):
-    """A sound device that is missing, cannot be opened, or failed while in use (one-line message)."""
-
-
-class DeviceNotFoundError(AudioDeviceError, ValueError):
-    """No device matches the configured name or index; the message lists the choices."""
 
 
 # ---------------------------------------------------------------------------------------------------
