@@ -374,6 +374,7 @@ class Pipeline:
             stage.on_error = self._stage_failed
             stage.start()
         self.latency_log = LatencyLog(self.config.metrics.latency_log_path)
+        self._preparing = asyncio.create_task(self._prepare(warm=True), name="warm")
 
     async def _open_sink(self) -> None:
         """Open the speaker's stream now, not at the first answer, which waited for it: 270-300 ms
@@ -478,11 +479,17 @@ class Pipeline:
         if self._preparing is None or self._preparing.done():
             self._preparing = asyncio.create_task(self._prepare(), name="prepare")
 
-    async def _prepare(self) -> None:
+    async def _prepare(self, warm: bool = False) -> None:
+        """Prefill the newest partial transcript's prompt, and the next while it came meanwhile.
+        `warm` (at start): first the prompt every question begins with, the system prompt and the
+        remembered window, so that the first question does not pay for it (a typed one waited
+        1.2 s for its first token with 8 questions and answers remembered, 0.1 s with this;
+        `scripts/bench_llm.py --start`)."""
         answer_stage = self.stages[0]
         try:
-            while self._prepare_text != self._prepared and not self.busy and self.ahead is None:
-                text = self._prepared = self._prepare_text
+            while (warm or self._prepare_text != self._prepared) and not self.busy and self.ahead is None:
+                warm, text = False, self._prepare_text
+                self._prepared = text
                 history = await self._recent(self.config.memory.window_turns)
                 messages = await answer_stage.messages(history, text)
                 await answer_stage.call(self.llm.prefill, messages)

@@ -11,12 +11,22 @@ floor (batch-size-dependent float rounding); shifted turns add the approximation
     python scripts/bench_llm.py --threads 1 --turns 1 5 10 20 30
     python scripts/bench_llm.py --prepare             # each question prefilled word by word first,
                                                      # as the listener does from partial transcripts
+    python scripts/bench_llm.py --start               # the first question after the assistant starts
+
+`--start` runs the pipeline (`assistant chat --mute`'s) over a memory of `--remembered` questions
+and their answers: start, wait `--delays` seconds (a person reading the prompt), ask one question,
+then a second; `--rounds` times each, a fresh start every time. Reported: the wait from the
+question to its first token, and the latency log's `llm_ttft` (prompt built → first token) within
+it. The first question pays for prefilling the system prompt and the window unless the start
+prefilled them already.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -77,6 +87,12 @@ def parse_args() -> argparse.Namespace:
         "--prepare", action="store_true", help="prefill each question word by word before it is asked"
     )
     parser.add_argument("--cold-repeats", type=int, default=3, help="cold runs per measured turn (median)")
+    parser.add_argument("--start", action="store_true", help="time the first questions after a start")
+    parser.add_argument("--remembered", type=int, default=8, help="--start: questions answered")
+    parser.add_argument("--rounds", type=int, default=5, help="--start: starts per delay")
+    parser.add_argument(
+        "--delays", type=float, nargs="+", default=[0.0, 2.0], help="--start: s before asking"
+    )
     return parser.parse_args()
 
 
@@ -121,6 +137,8 @@ def main() -> None:
     llm_cfg = LlmConfig(
         threads=args.threads, max_answer_tokens=args.max_answer_tokens, temperature=args.temperature
     )
+    if args.start:
+        return bench_start(args, llm_cfg)
     rows, speeds = [], []
     with tempfile.TemporaryDirectory() as tmp:
         mem_cfg = MemoryConfig(path=str(Path(tmp) / "memory.db"), window_turns=args.window_turns)
@@ -170,6 +188,73 @@ def report(rows, speeds, args) -> None:
     turn, _, _, ttft, cold_s, _ = rows[-1]
     verdict = "OK" if ttft / cold_s <= 0.2 else "MISSED"
     print(f"cached/cold TTFT at turn {turn}: {ttft / cold_s:.3f} (target <= 0.2: {verdict})")
+
+
+def bench_start(args, llm_cfg: LlmConfig) -> None:
+    from assistant import pipeline as pipeline_mod
+    from assistant.config import Config, MetricsConfig
+
+    asked = QUESTIONS[args.remembered : args.remembered + 2]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        seeded = Path(tmp) / "seeded.db"
+        remember(seeded, QUESTIONS[: args.remembered], llm_cfg)
+        for delay in args.delays:
+            for _ in range(args.rounds):
+                shutil.copy(seeded, Path(tmp) / "memory.db")
+                cfg = Config(
+                    memory=MemoryConfig(path=str(Path(tmp) / "memory.db"), window_turns=args.window_turns),
+                    llm=llm_cfg,
+                    metrics=MetricsConfig(latency_log=str(Path(tmp) / "latency.jsonl")),
+                )
+                turns = asyncio.run(_start_and_ask(pipeline_mod.create(cfg, speak=False), delay, asked))
+                rows.append((delay, turns))
+    load = os.getloadavg()[0]
+    print(f"--start: {args.remembered} turns remembered, window_turns={args.window_turns}, "
+          f"threads={args.threads}, cpus={os.cpu_count()}, load(1 min)={load:.2f}\n")  # fmt: skip
+    print("| delay s | 1st asked → token ms | 1st TTFT ms | prompt tok | reused | 2nd asked → token ms |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for delay, (first, second) in rows:
+        print(
+            f"| {delay:g} | {_wait_ms(first):.0f} | {_ttft_ms(first):.0f} | "
+            f"{int(first.counters['prompt_tokens'])} | {int(first.counters['reused_tokens'])} | "
+            f"{_wait_ms(second):.0f} |"
+        )
+    for delay in args.delays:
+        firsts = [_wait_ms(t[0]) for d, t in rows if d == delay]
+        seconds = [_wait_ms(t[1]) for d, t in rows if d == delay]
+        print(f"delay {delay:g} s: asked → first token p50 1st {statistics.median(firsts):.0f} ms, "
+              f"2nd {statistics.median(seconds):.0f} ms ({len(firsts)} starts)")  # fmt: skip
+
+
+def remember(path: Path, questions: list[str], llm_cfg: LlmConfig) -> None:
+    """A memory of `questions` and the model's own answers to them, as a conversation leaves it."""
+    mem_cfg = MemoryConfig(path=str(path))
+    memory, llm = Memory(mem_cfg).build(), LocalLlm(llm_cfg).build()
+    for question in questions:
+        remembered = window(memory.recent(mem_cfg.window_turns), mem_cfg, llm.count_tokens)
+        answer = "".join(llm.stream(build_messages(llm_cfg.system_prompt, remembered, question)))
+        memory.add("user", question)
+        memory.add("assistant", answer.strip())
+    memory.close()
+
+
+async def _start_and_ask(pipe, delay: float, questions: list[str]) -> list:
+    await pipe.open()
+    try:
+        await asyncio.sleep(delay)
+        return [await pipe.ask(q) for q in questions]
+    finally:
+        await pipe.stop()
+
+
+def _wait_ms(turn) -> float:
+    """What the person waited: the question submitted → the first token (memory, prompt, prefill)."""
+    return (turn.marks["llm_first_token"] - turn.marks["turn_start"]) / 1e6
+
+
+def _ttft_ms(turn) -> float:
+    return (turn.marks["llm_first_token"] - turn.marks["prompt_built"]) / 1e6
 
 
 def summary(name: str, comparisons: list[tuple[bool, float]]) -> None:

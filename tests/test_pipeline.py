@@ -77,6 +77,26 @@ def test_muted_chat_stores_turns_and_logs_latency(tmp_path):
     assert {"prompt_build", "llm_ttft", "turn_total"} <= set(records[0]["durations_ms"])
 
 
+def test_the_start_prefills_the_remembered_window_for_the_first_question(tmp_path):
+    """Without it the first question after a start prefilled the system prompt and the whole window
+    (1.2 s with 8 turns remembered, scripts/bench_llm.py --start); now only its own message."""
+    cfg = _config(tmp_path)
+    memory = Memory(cfg.memory).build()
+    for role, text in [("user", "Hi, my name is Ana."), ("assistant", "Nice to meet you, Ana!")] * 2:
+        memory.add(role, text)
+    memory.close()
+
+    async def body(pipe):
+        await pipe._preparing  # the start's prefill, done while the person reads the prompt
+        return await pipe.ask("What is my name?")
+
+    turn = asyncio.run(_session(cfg, body, speak=False))
+    first = _log(cfg)[0]
+    assert turn.answer_text.strip() and first["prompt_tokens"] > 40
+    own_message = first["prompt_tokens"] - first["reused_tokens"]
+    assert 0 < own_message <= 12  # "<|im_start|>user\nWhat is my name?<|im_end|>..." and no more
+
+
 def test_a_question_prepared_from_its_partial_transcript_starts_from_the_cache(tmp_path):
     cfg = _config(tmp_path)
     question = "Name one famous museum there."
