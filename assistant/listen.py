@@ -47,10 +47,15 @@ EARLY_FINAL_MS = 120
 class Listener:
     """Consumes 16 kHz blocks, endpoints them, transcribes while the user speaks, submits turns."""
 
-    def __init__(self, cfg: Config, pipe: pipeline_mod.Pipeline, console: Console) -> None:
+    def __init__(
+        self, cfg: Config, pipe: pipeline_mod.Pipeline, console: Console, timed: bool = True
+    ) -> None:
         self.cfg = cfg
         self.pipe = pipe
         self.console = console
+        # False: the blocks' stamps are not real time (a file fed faster than real time), so a turn
+        # gets no speech marks: speech end → answer would time a person who was not there
+        self.timed = timed
         # (cleaned block, capture time, the linear echo filter's output of it or None)
         self.blocks: asyncio.Queue[tuple[np.ndarray, int, np.ndarray | None] | None] = asyncio.Queue()
         self.endpointer = Endpointer(cfg.vad)
@@ -146,9 +151,6 @@ class Listener:
 
     async def _final(self, event: SpeechEnd) -> None:
         self._marks.update(speech_end=event.t_ns_speech_end, endpoint=event.t_ns_endpoint)
-        # A file fed faster than real time runs ahead of the clock: its endpoint is when it was handled.
-        lead_ns = max(0, event.t_ns_endpoint - now_ns())
-        self._marks = {name: t_ns - lead_ns for name, t_ns in self._marks.items()}
         early, self._early = self._early, None
         if early is not None and early[0] == event.t_ns_speech_end:
             text, self._marks["asr_final"] = early[1], early[2]  # taken EARLY_FINAL_MS after this speech end
@@ -166,11 +168,12 @@ class Listener:
                 self.console.state("listening")  # nothing recognized, or the answer was stopped
             return
         self.console.final(text)
+        marks = self._marks if self.timed else {}
         ahead, self._ahead = self._ahead, None
-        if ahead is not None and await self.pipe.confirm(ahead, self._marks):
+        if ahead is not None and await self.pipe.confirm(ahead, marks):
             self.turns.append(ahead)
         else:
-            self.turns.append(await self.pipe.submit(text, self._marks))
+            self.turns.append(await self.pipe.submit(text, marks))
 
     async def drain(self, timeout: float = 120.0) -> None:
         """Wait for every submitted turn to finish."""
@@ -218,7 +221,7 @@ async def run_files(cfg: Config, input_path: Path, output_path: Path | None, fas
     console = Console()
     sink = FileSink(fast) if output_path else None
     pipe = pipeline_mod.create(cfg, speak=True, sink=sink, observer=console)
-    listener = Listener(cfg, pipe, console)
+    listener = Listener(cfg, pipe, console, timed=not fast)
     await asyncio.gather(pipe.open(), listener.build())
     try:
         await _feed_file(listener, audio, fast)

@@ -440,7 +440,7 @@ def test_ctrl_c_mid_answer_keeps_the_turn_clipped(pulse, espeak_wav, tmp_path):
 
 
 # --- end to end: `assistant run --input q.wav --output a.wav --fast` ---------------------------------
-FileRun = namedtuple("FileRun", "question done answer stored offline")
+FileRun = namedtuple("FileRun", "question done answer stored offline latency")
 # Character error rate allowed between the file run's transcript and `assistant transcribe` of the
 # same WAV: the run's recognizer starts at the VAD's pre-roll, not at the file's first sample, and
 # takes its final through `peek_final`, so a letter may differ; a lost word (e.g. a dropped pre-roll
@@ -458,7 +458,9 @@ def file_run(espeak_wav, tmp_path_factory):
     done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=300)
     offline = subprocess.run([*cli, "transcribe", "--json", str(wav)], cwd=REPO, capture_output=True,
                              text=True, timeout=120, check=True)  # fmt: skip
-    return FileRun(question, done, answer, _stored(folder / "memory.db"), json.loads(offline.stdout)["text"])
+    latency = [json.loads(line) for line in (folder / "latency.jsonl").read_text().splitlines()]
+    stored = _stored(folder / "memory.db")
+    return FileRun(question, done, answer, stored, json.loads(offline.stdout)["text"], latency)
 
 
 @pytest.mark.slow
@@ -470,6 +472,16 @@ def test_run_on_files(file_run):
     user, reply = file_run.stored
     assert user.role == "user" and user.text
     assert reply.role == "assistant" and reply.text and not reply.interrupted
+
+
+@pytest.mark.slow
+def test_a_file_fed_faster_than_real_time_claims_no_voice_to_voice(file_run):
+    """Its speech marks would time a person who was not there: on the file's clock, which ran ahead,
+    they made voice to voice ~990 ms against ~470 ms for the same file at real-time pace."""
+    [record] = file_run.latency
+    assert not {"speech_start", "speech_end", "endpoint", "asr_final"} & set(record["marks_ns"])
+    assert "voice_to_voice" not in record["durations_ms"] and "voice_to_voice" not in file_run.done.stdout
+    assert record["durations_ms"]["text_to_voice"] > 0  # what it did time is real
 
 
 @pytest.mark.slow
