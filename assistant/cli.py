@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from assistant import config as config_mod
+from assistant.errors import gist
 
 EXAMPLES = {
     "run": "assistant run                     # listen on the microphone, answer aloud\n"
@@ -52,8 +53,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _one_line(err: BaseException) -> str:
-    text = str(err).strip().splitlines()
-    return f"{type(err).__name__}: {text[0] if text else ''}" if not _is_ours(err) else text[0]
+    """Ours as they are (one line that names the fix); another library's with its type, cut short."""
+    if _is_ours(err):
+        return gist(err, limit=None)
+    name, text = type(err).__name__, gist(err)
+    return text if text == name else f"{name}: {text}"
 
 
 def _is_ours(err: BaseException) -> bool:

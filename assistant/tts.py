@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from assistant.config import TtsConfig
+from assistant.errors import gist
 
 # ---------------------------------------------------------------------------------------------------
 # Clause splitting
@@ -252,7 +253,7 @@ def load_voice(model: Path, threads: int = 1):
         config = PiperConfig.from_dict(json.loads(config_path.read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError, TypeError) as err:
         raise ModelLoadError(
-            f"{config_path}: not a valid piper voice config ({_first_line(err)}); fix: put the .onnx.json "
+            f"{config_path}: not a valid piper voice config ({gist(err)}); fix: put the .onnx.json "
             "that came with the voice beside it"
         ) from None
     options = onnxruntime.SessionOptions()
@@ -263,15 +264,10 @@ def load_voice(model: Path, threads: int = 1):
         session = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
     except Exception as err:  # onnxruntime raises its own InvalidProtobuf / Fail / RuntimeException
         raise ModelLoadError(
-            f"{model}: cannot load piper voice ({_first_line(err)}); fix: re-download the voice "
+            f"{model}: cannot load piper voice ({gist(err)}); fix: re-download the voice "
             "or point [tts] voice at a valid .onnx"
         ) from None
     return PiperVoice(session=session, config=config)
-
-
-def _first_line(err: BaseException) -> str:
-    text = str(err).strip().splitlines()
-    return (text[0] if text else type(err).__name__)[:200]
 
 
 def _terminating_run_options(cancel: threading.Event):

@@ -16,7 +16,6 @@ inference.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -27,6 +26,7 @@ from torch import Tensor, nn
 
 from assistant.asr.features import N_MELS
 from assistant.asr.text import VOCAB
+from assistant.errors import gist
 
 
 @dataclass(frozen=True)
@@ -492,18 +492,11 @@ def load_checkpoint(path: str | Path, map_location: str | torch.device = "cpu") 
     except Exception as e:  # noqa: BLE001 - any failure here means the file is not a usable checkpoint
         # torch.save writes a zip; for any other file torch's own words are about weights_only.
         with path.open("rb") as f:
-            reason = _first_sentence(e) if f.read(4) == b"PK\x03\x04" else "not a PyTorch checkpoint"
+            reason = gist(e, limit=120) if f.read(4) == b"PK\x03\x04" else "not a PyTorch checkpoint"
         raise CheckpointError(
             f"ASR checkpoint {path} is corrupt or incompatible ({reason}); {CHECKPOINT_FIX}"
         ) from e
     return model.eval()
-
-
-def _first_sentence(err: BaseException, limit: int = 120) -> str:
-    """The gist of a library's error: torch's run to a paragraph (advice on weights_only, miniz)."""
-    text = str(err).strip().splitlines()
-    first = re.split(r"(?<=[.!?])\s", text[0])[0].rstrip(".") if text else type(err).__name__
-    return first if len(first) <= limit else first[: limit - 1] + "…"
 
 
 def load_weights(model: ConformerCTC, state: dict[str, Tensor]) -> ConformerCTC:

@@ -10,6 +10,7 @@ import soundfile as sf
 from scipy.signal import resample_poly
 
 from assistant.asr.features import SAMPLE_RATE
+from assistant.errors import gist
 
 
 class AudioFileError(ValueError):
@@ -37,7 +38,7 @@ def read_audio(path: str | Path, rate: int = SAMPLE_RATE) -> np.ndarray:
     try:
         samples, file_rate = sf.read(path, dtype="float32", always_2d=False)
     except Exception as e:  # noqa: BLE001 - libsndfile reports every unreadable format its own way
-        raise AudioFileError(f"cannot read audio from {path}: {_first_line(e)}") from e
+        raise AudioFileError(f"cannot read audio from {path}: {gist(e)}") from e
     if samples.size == 0:
         raise AudioFileError(f"audio file {path} contains no samples")
     return resample(to_mono(samples), file_rate, rate)
@@ -48,8 +49,3 @@ def write_wav(path: str | Path, samples: np.ndarray, rate: int = SAMPLE_RATE) ->
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     sf.write(path, np.clip(np.asarray(samples, dtype=np.float32), -1.0, 1.0), rate, subtype="PCM_16")
-
-
-def _first_line(e: Exception) -> str:
-    text = str(e).strip()
-    return text.splitlines()[0] if text else type(e).__name__
