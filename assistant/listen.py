@@ -44,6 +44,9 @@ FEED_BLOCK_S = 0.02  # file input is fed in 20 ms blocks, like a microphone call
 EARLY_FINAL_MS = 120
 
 
+INPUT_LOST = ()  # in `Listener.blocks`: the microphone failed (a block is a 3-tuple, the end None)
+
+
 class Listener:
     """Consumes 16 kHz blocks, endpoints them, transcribes while the user speaks, submits turns."""
 
@@ -57,7 +60,9 @@ class Listener:
         # gets no speech marks: speech end → answer would time a person who was not there
         self.timed = timed
         # (cleaned block, capture time, the linear echo filter's output of it or None)
-        self.blocks: asyncio.Queue[tuple[np.ndarray, int, np.ndarray | None] | None] = asyncio.Queue()
+        self.blocks: asyncio.Queue[tuple[np.ndarray, int, np.ndarray | None] | tuple[()] | None] = (
+            asyncio.Queue()
+        )
         self.endpointer = Endpointer(cfg.vad)
         self.recognizer = StreamingRecognizer.from_settings(cfg.asr)
         self._asr_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="asr")
@@ -85,10 +90,23 @@ class Listener:
         if len(cleaned):
             loop.call_soon_threadsafe(self.blocks.put_nowait, (cleaned, t_ns, linear))
 
+    def input_lost_threadsafe(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Called from the capture thread when the microphone fails (it is reopened with back-off)."""
+        loop.call_soon_threadsafe(self.blocks.put_nowait, INPUT_LOST)
+
     async def run(self) -> None:
         """Until a None block arrives: endpoint, transcribe, submit; watch for barge-in."""
         while (item := await self.blocks.get()) is not None:
-            await self.accept(*item)
+            if item is INPUT_LOST:
+                await self.input_lost()
+            else:
+                await self.accept(*item)
+
+    async def input_lost(self) -> None:
+        """The microphone failed: a question being asked is answered from what was heard (it waited
+        for the device to come back, forever if it did not)."""
+        for event in self.endpointer.input_lost():
+            await self._on_event(event)
 
     async def accept(self, samples: np.ndarray, t_ns: int, linear: np.ndarray | None = None) -> None:
         """One block, its first sample captured at `t_ns` (and the linear echo filter's output of
@@ -269,7 +287,11 @@ async def run_live(cfg: Config, on_ready: Callable[[Listener], None] | None = No
     player.reference = listener.bargein.reference  # what we play: the canceller and the echo gate
     await asyncio.gather(pipe.open(), listener.build())
     loop = asyncio.get_running_loop()
-    capture = Capture(cfg.audio, lambda samples, t_ns: listener.feed_threadsafe(loop, samples, t_ns))
+    capture = Capture(
+        cfg.audio,
+        lambda samples, t_ns: listener.feed_threadsafe(loop, samples, t_ns),
+        on_error=lambda _message: listener.input_lost_threadsafe(loop),
+    )
     capture.start()
     console.state("listening")
     if on_ready is not None:

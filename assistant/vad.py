@@ -97,7 +97,7 @@ class SpeechEnd:
 
     t_ns_speech_end: int
     t_ns_endpoint: int
-    reason: Literal["silence", "max_length"]
+    reason: Literal["silence", "max_length", "input_lost"]
 
 
 VadEvent = SpeechStart | SpeechAudio | SpeechEnd
@@ -263,7 +263,18 @@ class Endpointer:
         )
         return _Frame(heard.copy(), t_ns, t_ns + self._frame_ns, db, voiced)
 
+    def input_lost(self) -> list[VadEvent]:
+        """The input stopped (its device failed or vanished): an utterance in progress ends where its
+        speech did (reason "input_lost") instead of waiting for audio that may never come; an onset
+        not yet confirmed is dropped. The next block starts a fresh stream, its noise floor too."""
+        events: list[VadEvent] = []
+        if self._state is State.SPEECH:
+            events.append(SpeechEnd(self._speech_end(), self._last_end_ns, "input_lost"))
+        self._reset_stream()
+        return events
+
     def _step(self, frame: _Frame) -> list[VadEvent]:
+        self._last_end_ns = frame.end_ns
         self._window.append(frame.voiced)
         if self._state is State.SILENCE:
             return self._in_silence(frame)
@@ -280,6 +291,7 @@ class Endpointer:
 
     def _reset_stream(self) -> None:
         self._rest = self._rest_heard = np.zeros(0, dtype=np.float32)
+        self._last_end_ns = 0  # end of the last frame stepped
         self._floor_db: float | None = None
         self._clear_utterance()
 

@@ -420,6 +420,37 @@ def test_ctrl_c_while_listening_exits_cleanly(live_session):
 
 
 @pytest.mark.slow
+def test_a_microphone_lost_mid_question_answers_what_was_heard_and_goes_on(pulse, espeak_wav, tmp_path):
+    """The sound server dies 1.8 s into a question and stays down: the question is answered from
+    what was heard (it waited for the device to come back, forever if it did not); the answer goes
+    on in text, since the speaker died too; once the server is back, the next question is heard."""
+    question = "Tell me about the history of the city of Paris and its old bridges over the river"
+    app = Assistant(pulse, tmp_path)
+    try:
+        pulse.play_into_mic(espeak_wav(question), wait=False)
+        time.sleep(1.8)
+        pulse.stop()  # paplay, the microphone and the speaker with it
+        app._wait(lambda: len(app.records()) == 1, 60, "answer the cut question")
+        pulse.start()
+        app._wait(app._listening, 60, "reopen the microphone")
+        app.ask(QUESTIONS[0], espeak_wav(QUESTIONS[0]))
+        code = app.interrupt()
+    finally:
+        app.kill()
+        if pulse.pid is None:
+            pulse.start()
+    assert code in (0, 130) and "Traceback" not in app.stderr(), app.stderr()
+    cut, _, again, _ = app.stored()
+    heard = normalize(cut.text).split()
+    assert 2 <= len(heard) < len(normalize(question).split()), cut.text  # the start of it
+    first, second = app.records()
+    assert first["speaker_error"] and not first["interrupted"]
+    assert first["marks_ns"]["endpoint"] < first["marks_ns"]["turn_end"]
+    assert jiwer.wer(normalize(QUESTIONS[0]), normalize(again.text) or "<nothing>") <= WER_TOLERANCE
+    assert second["speaker_error"] is None and "playback_start" in second["marks_ns"]
+
+
+@pytest.mark.slow
 def test_ctrl_c_mid_answer_keeps_the_turn_clipped(pulse, espeak_wav, tmp_path):
     app = Assistant(pulse, tmp_path, max_answer_tokens=96)
     try:

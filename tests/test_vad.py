@@ -271,6 +271,30 @@ def test_reset_forgets_the_stream(speech):
     assert summary(run(ep, signal)) == summary(run(endpointer(), signal))
 
 
+def test_an_input_lost_mid_utterance_ends_it_where_the_speech_stopped(speech):
+    """A microphone that fails mid-question: the question ends at once, not when (if ever) the
+    device is back; what follows is a new stream."""
+    signal, on, off = scene(speech)
+    ep = endpointer()
+    cut = on + SR  # one second into the speech
+    events = run(ep, signal[:cut])
+    assert ep.state is State.SPEECH
+    [end] = ep.input_lost()
+    assert end.reason == "input_lost" and ep.state is State.SILENCE
+    assert abs(end.t_ns_speech_end - t(cut)) <= 60 * MS and end.t_ns_endpoint == t(cut)
+    assert not any(isinstance(e, SpeechEnd) for e in events)  # it was still open
+    assert ep.input_lost() == []  # nothing in progress: nothing to end
+    assert summary(run(ep, signal)) == summary(run(endpointer(), signal))
+
+
+def test_an_input_lost_before_speech_is_confirmed_drops_the_onset(speech):
+    signal, on, _ = scene(speech)
+    ep = endpointer()
+    run(ep, signal[: on + 5 * SR // 1000 * 20])  # 100 ms in: short of min_speech_ms
+    assert ep.state is State.MAYBE
+    assert ep.input_lost() == [] and ep.state is State.SILENCE
+
+
 def gated(reference_db: float | None, threshold_db: float | None = 10.0) -> Endpointer:
     ep = endpointer()
     ep.set_gate(threshold_db)

@@ -653,4 +653,7 @@ class Capture:
     def _report(self, message: str) -> None:
         log.warning(message)
         if self.on_error is not None:
-            self.on_error(message)
+            try:
+                self.on_error(message)
+            except Exception:  # a consumer's bug must not end the reopening
+                log.exception("on_error failed; capture goes on")
