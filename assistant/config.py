@@ -131,6 +131,7 @@ class LlmConfig(Section):
     max_answer_tokens: int = Field(96, ge=1, le=4096)
     temperature: float = Field(0.3, ge=0, le=2)
     top_p: float = Field(0.9, gt=0, le=1)
+    repeat_penalty: float = Field(1.1, ge=1.0, le=3.0)
     system_prompt: str = Field(
         "You are a helpful voice assistant running on the user's laptop. Answer in one to three short "
         "spoken sentences. Use plain words only: no lists, no markdown, no emoji, no code.",

@@ -62,6 +62,8 @@ IM_START, IM_END = "<|im_start|>", "<|im_end|>"
 PREFILL_CHUNK = 64  # tokens per decode call while prefilling; cancellation is checked between chunks
 MIN_SHIFT_GAIN = 8  # a shift must save at least this many tokens over the plain prefix to be worth it
 TOP_K = 40
+REPEAT_LAST_N = 64  # tokens back that `repeat_penalty` looks
+FINISH_SENTENCE_TOKENS = 32  # tokens an answer may go past max_answer_tokens to end its sentence
 BUSY_WAIT_S = 5.0  # how long a new stream() waits for the previous one (a cancelled one ends in ms)
 GGUF_MAGIC = b"GGUF"
 
@@ -231,7 +233,7 @@ class LocalLlm:
                 return
             stats.generated_tokens += 1
             yield token
-            if stop := self._should_stop(cancel, stats):
+            if stop := self._should_stop(cancel, stats, token):
                 stats.stop = stop
                 return
             llama.eval([token])
@@ -239,17 +241,27 @@ class LocalLlm:
                 stats.stop = "cancelled"
                 return
 
-    def _should_stop(self, cancel: threading.Event, stats: LlmStats) -> str:
+    def _should_stop(self, cancel: threading.Event, stats: LlmStats, token: int) -> str:
         if cancel.is_set():
             return "cancelled"
-        if stats.generated_tokens >= self.cfg.max_answer_tokens:
+        # At max_answer_tokens the answer ends with its sentence (an answer cut mid-word was spoken
+        # so), unless that takes more than FINISH_SENTENCE_TOKENS more.
+        over = stats.generated_tokens - self.cfg.max_answer_tokens
+        if over >= FINISH_SENTENCE_TOKENS or (over >= 0 and self._ends_sentence(token)):
             return "max_tokens"
         if self._llama.n_tokens + 1 >= self._llama.n_ctx():
             return "context_full"
         return ""
 
+    def _ends_sentence(self, token: int) -> bool:
+        return self._llama.detokenize([token]).rstrip().endswith((b".", b"!", b"?"))
+
     def _sampler(self) -> _internals.LlamaSampler:
-        sampler = _internals.LlamaSampler()
+        """The repetition penalty over the answer so far (a new sampler per answer: the prompt's words
+        are free to repeat), then greedy, or top-k, top-p and temperature."""
+        sampler, cfg = _internals.LlamaSampler(), self.cfg
+        if cfg.repeat_penalty > 1.0:
+            sampler.add_penalties(self._llama.n_vocab(), REPEAT_LAST_N, cfg.repeat_penalty, 0.0, 0.0)
         if self.cfg.temperature == 0:
             sampler.add_greedy()
             return sampler
