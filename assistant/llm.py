@@ -254,6 +254,7 @@ class LocalLlm:
         return ""
 
     def _ends_sentence(self, token: int) -> bool:
+        """The token's text ends in . ! or ? (SmolLM2 has them as tokens of their own; `."` is not)."""
         return self._llama.detokenize([token]).rstrip().endswith((b".", b"!", b"?"))
 
     def _sampler(self) -> _internals.LlamaSampler:
@@ -262,12 +263,12 @@ class LocalLlm:
         sampler, cfg = _internals.LlamaSampler(), self.cfg
         if cfg.repeat_penalty > 1.0:
             sampler.add_penalties(self._llama.n_vocab(), REPEAT_LAST_N, cfg.repeat_penalty, 0.0, 0.0)
-        if self.cfg.temperature == 0:
+        if cfg.temperature == 0:
             sampler.add_greedy()
             return sampler
         sampler.add_top_k(TOP_K)
-        sampler.add_top_p(self.cfg.top_p, 1)
-        sampler.add_temp(self.cfg.temperature)
+        sampler.add_top_p(cfg.top_p, 1)
+        sampler.add_temp(cfg.temperature)
         sampler.add_dist(llama_cpp.LLAMA_DEFAULT_SEED)  # the default seed means "random"
         return sampler
 
