@@ -254,8 +254,8 @@ class LocalLlm:
         return ""
 
     def _ends_sentence(self, token: int) -> bool:
-        """The token's text ends in . ! or ? (SmolLM2 has them as tokens of their own; `."` is not)."""
-        return self._llama.detokenize([token]).rstrip().endswith((b".", b"!", b"?"))
+        """The token's text ends a sentence: . ! or ?, maybe before a closing quote (`."`)."""
+        return self._llama.detokenize([token]).rstrip().rstrip(b"\"')*").endswith((b".", b"!", b"?"))
 
     def _sampler(self) -> _internals.LlamaSampler:
         """The repetition penalty over the answer so far (a new sampler per answer: the prompt's words
