@@ -3,6 +3,7 @@
 import threading
 
 import pytest
+from conftest import load_script
 
 from assistant import llm as llm_module
 from assistant.config import LlmConfig, MemoryConfig
@@ -54,13 +55,6 @@ def test_stream_yields_text_pieces_and_stats(llm):
     assert counters["generated_tokens"] == stats.generated_tokens and "stop" not in counters
 
 
-def _loops(answer: str, words: int = 4, times: int = 3) -> bool:
-    """Some run of `words` words comes back `times` times or more (scripts/bench_answers.py's rule)."""
-    said = answer.lower().split()
-    runs = [tuple(said[i : i + words]) for i in range(len(said) - words + 1)]
-    return any(runs.count(run) >= times for run in runs)
-
-
 def test_the_repetition_penalty_keeps_an_answer_out_of_a_loop():
     """Greedy, this prompt loops without it ("I'm a no-nonsense no-nonsense no-nonsense ..."); 12 of
     90 sampled answers looped so, none with it (scripts/bench_answers.py, README)."""
@@ -72,8 +66,9 @@ def test_the_repetition_penalty_keeps_an_answer_out_of_a_loop():
         finally:
             model.close()
     plain, penalized = answers.values()
-    assert _loops(plain), plain  # the prompt still shows the failure
-    assert not _loops(penalized), penalized
+    loops = load_script("bench_answers").loops  # the bench's own rule for a looping answer
+    assert loops(plain), plain  # the prompt still shows the failure
+    assert not loops(penalized), penalized
 
 
 def test_an_answer_at_max_answer_tokens_ends_with_its_sentence(llm):
