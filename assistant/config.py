@@ -115,7 +115,7 @@ class AsrConfig(Section):
 
 class MemoryConfig(Section):
     path: str = ""
-    window_turns: int = Field(8, ge=1, le=1000)
+    window_turns: int = Field(2, ge=1, le=1000)
     max_tokens: int = Field(768, ge=32, le=32768)
     max_item_chars: int = Field(400, ge=16, le=100_000)
 

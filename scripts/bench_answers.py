@@ -1,4 +1,4 @@
-"""How often the local LLM's answers run in loops, with and without its repetition penalty.
+"""How often the local LLM's answers run in loops, and copy its remembered answers in a conversation.
 
 Each prompt is asked alone (an empty memory: a loop is the model's own, not one copied from stored
 answers) `--samples` times per penalty, at the configured temperature. An answer loops when some
@@ -10,24 +10,38 @@ tokens/s.
 
     python scripts/bench_answers.py                   # [llm] repeat_penalty 1.0 (off) and 1.1
     python scripts/bench_answers.py --penalties 1.0 1.05 1.1 1.2 --samples 5 --show
+
+`--conversation` asks instead within one conversation, as `assistant chat` does: every answer is
+remembered in a real SQLite memory and the next prompt carries the `[memory]` window of it, for each
+`--windows` value. Each round asks the 30 prompts in a new order (one order per `--seeds` value),
+after the user has said their name and city: the name is asked for at once (the last exchange) and
+the city one prompt later (two exchanges back). Per window: answers that open with the same three
+words as an answer in their window ("The answer to this question in the context of ..."), answers
+half of whose four-word runs come from one answer in their window, right factual answers, names and
+cities recalled.
+
+    python scripts/bench_answers.py --conversation --windows 8 4 2 --seeds 1 2 3
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import re
 import statistics
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from assistant.config import LlmConfig  # noqa: E402
+from assistant.config import LlmConfig, MemoryConfig  # noqa: E402
 from assistant.llm import LocalLlm  # noqa: E402
-from assistant.prompt import build_messages  # noqa: E402
+from assistant.memory import Memory  # noqa: E402
+from assistant.prompt import build_messages, window  # noqa: E402
 
 OPEN = [
     "Tell me about Paris.",
@@ -63,14 +77,38 @@ FACTUAL = {
     "How many legs does a dog have?": "four|4",
     "What is the freezing point of water?": "zero|0|32",
 }
+PEOPLE = [("Sam", "Oslo"), ("Maria", "Lima"), ("Tom", "Cairo"), ("Aisha", "Dublin"), ("Peter", "Kyoto")]
 LOOP_WORDS, LOOP_TIMES = 4, 3
+OPENING_WORDS = 3  # an answer "opens the same" as another when these first words are equal
+COPIED_SHARE = 0.5  # an answer is "copied" when this share of its four-word runs comes from one answer
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9']+", text.lower())
 
 
 def loops(answer: str) -> bool:
     """Some run of LOOP_WORDS words comes back LOOP_TIMES times or more."""
-    words = re.findall(r"[a-z0-9']+", answer.lower())
-    runs = Counter(tuple(words[i : i + LOOP_WORDS]) for i in range(len(words) - LOOP_WORDS + 1))
+    ws = words(answer)
+    runs = Counter(tuple(ws[i : i + LOOP_WORDS]) for i in range(len(ws) - LOOP_WORDS + 1))
     return bool(runs) and max(runs.values()) >= LOOP_TIMES
+
+
+def same_opening(answer: str, earlier: list[str]) -> bool:
+    """The answer's first OPENING_WORDS words open one of the earlier answers too."""
+    opening = words(answer)[:OPENING_WORDS]
+    return len(opening) == OPENING_WORDS and any(words(e)[:OPENING_WORDS] == opening for e in earlier)
+
+
+def copied(answer: str, earlier: list[str]) -> bool:
+    """At least COPIED_SHARE of the answer's four-word runs come from one earlier answer."""
+
+    def runs(text: str) -> set[tuple[str, ...]]:
+        ws = words(text)
+        return {tuple(ws[i : i + LOOP_WORDS]) for i in range(len(ws) - LOOP_WORDS + 1)}
+
+    mine = runs(answer)
+    return bool(mine) and any(len(mine & runs(e)) >= COPIED_SHARE * len(mine) for e in earlier)
 
 
 def parse_args() -> argparse.Namespace:
@@ -79,7 +117,11 @@ def parse_args() -> argparse.Namespace:
         "--penalties", type=float, nargs="+", default=[1.0, 1.1], help="repeat_penalty values"
     )
     parser.add_argument("--samples", type=int, default=3, help="answers per prompt and setting")
-    parser.add_argument("--show", action="store_true", help="print every looping answer")
+    parser.add_argument("--show", action="store_true", help="print every looping (copied) answer")
+    parser.add_argument("--conversation", action="store_true", help="ask within one remembered conversation")
+    parser.add_argument("--windows", type=int, nargs="+", default=[8, 2], help="[memory] window_turns values")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3], help="one conversation per seed")
+    parser.add_argument("--rounds", type=int, default=3, help="times each prompt is asked per conversation")
     return parser.parse_args()
 
 
@@ -109,8 +151,85 @@ def run(penalty: float, samples: int, show: bool) -> dict:
                 speed=statistics.median(speeds))  # fmt: skip
 
 
+def conversation(seed: int, rounds: int) -> list[tuple[str, str]]:
+    """(prompt, what a right answer holds: a regex, or "" when any answer will do), in asking order."""
+    rng, asked = random.Random(seed), []
+    for name, city in rng.sample(PEOPLE, rounds) if rounds <= len(PEOPLE) else PEOPLE * rounds:
+        prompts = [(p, "") for p in OPEN] + [(p, right) for p, right in FACTUAL.items()]
+        rng.shuffle(prompts)
+        asked += [(f"My name is {name} and I live in {city}.", ""), ("What is my name?", name.lower())]
+        asked += [prompts[0], ("Where do I live?", city.lower()), *prompts[1:]]
+    return asked
+
+
+def converse(
+    window_turns: int,
+    seed: int,
+    rounds: int,
+    show: bool = False,
+    cfg: LlmConfig | None = None,
+    turns: int | None = None,
+) -> Counter:
+    """One conversation (its first `turns`) through a real memory file and the prompt window
+    `assistant chat` uses."""
+    cfg, counts = cfg or LlmConfig(), Counter()
+    llm = LocalLlm(cfg).build()
+    with tempfile.TemporaryDirectory() as folder:
+        mcfg = MemoryConfig(path=f"{folder}/memory.db", window_turns=window_turns)
+        memory = Memory(mcfg).build()
+        for prompt, right in conversation(seed, rounds)[:turns]:
+            past = window(memory.recent(window_turns), mcfg, llm.count_tokens)
+            answer = "".join(llm.stream(build_messages(cfg.system_prompt, past, prompt))).strip()
+            memory.add("user", prompt)
+            memory.add("assistant", answer)
+            earlier = [t.text for t in past if t.role == "assistant"]
+            kind = {"What is my name?": "name", "Where do I live?": "city"}.get(prompt, "fact")
+            counts["answers"] += 1
+            counts["same_opening"] += same_opening(answer, earlier)
+            counts["copied"] += copied(answer, earlier)
+            counts[f"{kind}_asked"] += bool(right)
+            counts[f"{kind}_right"] += bool(right) and bool(re.search(rf"\b({right})\b", answer.lower()))
+            counts["ttft_ms"] += round(1000 * (llm.last_stats.ttft_s or 0))
+            if show and (same_opening(answer, earlier) or copied(answer, earlier)):
+                print(f"  [window {window_turns}, seed {seed}] {prompt} → {answer}")
+        memory.close()
+    llm.close()
+    return counts
+
+
+def main_conversation(args: argparse.Namespace) -> None:
+    started = time.strftime("%Y-%m-%d %H:%M")
+    rows = []
+    for w in args.windows:
+        per_seed = [converse(w, seed, args.rounds, args.show) for seed in args.seeds]
+        rows.append((w, per_seed))
+    print(f"\n{started}; conversations of {args.rounds} rounds × ({len(OPEN)} open + {len(FACTUAL)} factual "
+          f"prompts + 3 about the user), seeds {args.seeds}; temperature {LlmConfig().temperature}; "
+          f"cpus={os.cpu_count()}; per seed: a / b / c\n")  # fmt: skip
+    print("| window_turns | answers | same opening | copied | factual right | name (last exchange) "
+          "| city (two back) | first token ms, mean |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for w, per_seed in rows:
+        print(conversation_row(w, per_seed))
+
+
+def conversation_row(window_turns: int, per_seed: list[Counter]) -> str:
+    def each(key: str) -> str:
+        return " / ".join(str(c[key]) for c in per_seed)
+
+    def of(key: str) -> str:
+        return f"{each(key + '_right')} of {per_seed[0][key + '_asked']}"
+
+    ttft = sum(c["ttft_ms"] for c in per_seed) / sum(c["answers"] for c in per_seed)
+    return (f"| {window_turns} | {each('answers')} | {each('same_opening')} | {each('copied')} "
+            f"| {of('fact')} | {of('name')} | {of('city')} | {ttft:.0f} |")  # fmt: skip
+
+
 def main() -> None:
     args = parse_args()
+    if args.conversation:
+        main_conversation(args)
+        return
     started = time.strftime("%Y-%m-%d %H:%M")
     rows = [run(penalty, args.samples, args.show) for penalty in args.penalties]
     print(f"\n{started}; {args.samples} answers per prompt, {len(OPEN)} open prompts and {len(FACTUAL)} "

@@ -198,7 +198,7 @@ def bench_start(args, llm_cfg: LlmConfig) -> None:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         seeded = Path(tmp) / "seeded.db"
-        remember(seeded, QUESTIONS[: args.remembered], llm_cfg)
+        remember(seeded, QUESTIONS[: args.remembered], llm_cfg, args.window_turns)
         for delay in args.delays:
             for _ in range(args.rounds):
                 shutil.copy(seeded, Path(tmp) / "memory.db")
@@ -227,9 +227,9 @@ def bench_start(args, llm_cfg: LlmConfig) -> None:
               f"2nd {statistics.median(seconds):.0f} ms ({len(firsts)} starts)")  # fmt: skip
 
 
-def remember(path: Path, questions: list[str], llm_cfg: LlmConfig) -> None:
+def remember(path: Path, questions: list[str], llm_cfg: LlmConfig, window_turns: int) -> None:
     """A memory of `questions` and the model's own answers to them, as a conversation leaves it."""
-    mem_cfg = MemoryConfig(path=str(path))
+    mem_cfg = MemoryConfig(path=str(path), window_turns=window_turns)
     memory, llm = Memory(mem_cfg).build(), LocalLlm(llm_cfg).build()
     for question in questions:
         remembered = window(memory.recent(mem_cfg.window_turns), mem_cfg, llm.count_tokens)
