@@ -19,7 +19,8 @@ class Console:
     def __init__(self, stream=None, show_latency: bool = True) -> None:
         self.out = stream or sys.stdout
         self.show_latency = show_latency
-        self._mid_answer = False
+        self._mid_answer = False  # an answer's line is open
+        self._answer_cut = False  # a warning closed that line; the answer goes on below it
         self._partial_shown = False
 
     def _write(self, text: str) -> None:
@@ -42,15 +43,14 @@ class Console:
 
     def answer_piece(self, turn: Turn, text: str) -> None:
         if not self._mid_answer:
-            self._write("\r\033[K" if self.out.isatty() else "")
-            self._write("assistant: ")
+            self._write(f"{self._clear()}assistant: {'… ' if self._answer_cut else ''}")
             self._mid_answer = True
         self._write(text)
 
     def turn_done(self, turn: Turn, record: dict) -> None:
         if self._mid_answer:
             self._write(" [interrupted]\n" if turn.interrupted else "\n")
-            self._mid_answer = False
+        self._mid_answer = self._answer_cut = False
         if self.show_latency:
             d = record["durations_ms"]
             parts = [
@@ -62,6 +62,17 @@ class Console:
 
     def error(self, message: str) -> None:
         self._write(f"\nassistant: error: {message} (the conversation goes on)\n")
+
+    def warning(self, message: str) -> None:
+        """A problem the turn survives (a speaker that failed), on a line of its own: written into
+        the answer being printed it split it mid-word. The rest of the answer follows it, after "…"."""
+        if self._mid_answer:
+            self._write("\n")
+            self._mid_answer, self._answer_cut = False, True
+        self._write(f"{self._clear()}assistant: warning: {message}\n")
+
+    def _clear(self) -> str:
+        return "\r\033[K" if self.out.isatty() else ""
 
 
 async def chat(cfg: Config, mute: bool = False) -> int:

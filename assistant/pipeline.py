@@ -66,6 +66,7 @@ class Observer(Protocol):
     def state(self, name: str) -> None: ...
     def turn_done(self, turn: Turn, record: dict) -> None: ...
     def error(self, message: str) -> None: ...
+    def warning(self, message: str) -> None: ...
 
 
 class QuietObserver:
@@ -73,6 +74,9 @@ class QuietObserver:
     def state(self, name: str) -> None: ...
     def turn_done(self, turn: Turn, record: dict) -> None: ...
     def error(self, message: str) -> None: ...
+
+    def warning(self, message: str) -> None:
+        log.warning("%s", message)
 
 
 class Sink(Protocol):
@@ -223,7 +227,9 @@ class PlaybackStage(Stage):
                 finished = await self._play_once(turn, frame, start, _Either(turn.cancel, hold))
             except AudioDeviceError as err:  # a vanished speaker costs the sound, not the answer
                 turn.speaker_error = str(err)
-                log.warning("%s; the answer goes on in text, the speaker is tried again at the next", err)
+                self.pipeline.observer.warning(
+                    f"{err}; the answer goes on in text, the speaker is tried again at the next"
+                )
                 return
             if finished:
                 turn.played_clauses.append(frame.text)

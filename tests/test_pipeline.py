@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import os
 import signal
@@ -18,6 +19,7 @@ from assistant import pipeline as pipeline_mod
 from assistant.audio import AudioDeviceError
 from assistant.audio.devices import DeviceNotFoundError
 from assistant.config import AudioConfig, Config, LlmConfig, MemoryConfig, MetricsConfig
+from assistant.console import Console
 from assistant.memory import Memory
 
 SPOKEN_MARKS = {
@@ -46,8 +48,8 @@ def _log(cfg: Config) -> list[dict]:
     return [json.loads(line) for line in cfg.metrics.latency_log_path.read_text().splitlines()]
 
 
-async def _session(cfg: Config, body, speak: bool = True, sink=None):
-    pipe = pipeline_mod.create(cfg, speak=speak, sink=sink)
+async def _session(cfg: Config, body, speak: bool = True, sink=None, observer=None):
+    pipe = pipeline_mod.create(cfg, speak=speak, sink=sink, observer=observer)
     await pipe.open()
     try:
         return await body(pipe)
@@ -240,6 +242,7 @@ class _VanishingSpeaker(_InstantSink):
 
 def _a_vanished_speaker_costs_the_sound_not_the_answer(cfg, sink, during):
     """Turn 1 is spoken; during turn 2 `during(turn)` makes the speaker fail; turn 3 is spoken."""
+    console = Console(io.StringIO(), show_latency=False)
 
     async def body(pipe):
         first = await pipe.ask("Say hello.")
@@ -249,8 +252,15 @@ def _a_vanished_speaker_costs_the_sound_not_the_answer(cfg, sink, during):
         third = await pipe.ask("Say goodbye.")
         return first, broken, third
 
-    first, broken, third = asyncio.run(_session(cfg, body, sink=sink))
+    first, broken, third = asyncio.run(_session(cfg, body, sink=sink, observer=console))
     assert "failed during playback" in broken.speaker_error
+    # the terminal: the warning on a line of its own, the answer whole around it
+    lines = console.out.getvalue().splitlines()
+    (at,) = [i for i, line in enumerate(lines) if line.startswith("assistant: warning: ")]
+    assert broken.speaker_error in lines[at]
+    head = lines[at - 1].removeprefix("assistant: ")
+    rest = lines[at + 1] if lines[at + 1].startswith("assistant: … ") else ""  # what came after it
+    assert (head + rest.removeprefix("assistant: … ")).split() == broken.answer_text.split()
     assert not broken.interrupted and "llm_done" in broken.marks  # the LLM was not stopped
     # what was not spoken is shown and remembered whole: the user read it
     stored = _stored(cfg)
