@@ -154,7 +154,8 @@ def run(penalty: float, samples: int, show: bool) -> dict:
 def conversation(seed: int, rounds: int) -> list[tuple[str, str]]:
     """(prompt, what a right answer holds: a regex, or "" when any answer will do), in asking order."""
     rng, asked = random.Random(seed), []
-    for name, city in rng.sample(PEOPLE, rounds) if rounds <= len(PEOPLE) else PEOPLE * rounds:
+    people = rng.sample(PEOPLE, min(rounds, len(PEOPLE)))  # then again from the first
+    for name, city in (people[i % len(people)] for i in range(rounds)):
         prompts = [(p, "") for p in OPEN] + [(p, right) for p, right in FACTUAL.items()]
         rng.shuffle(prompts)
         asked += [(f"My name is {name} and I live in {city}.", ""), ("What is my name?", name.lower())]
