@@ -186,13 +186,16 @@ def _cmd_say(args) -> int:
     cfg = _load(args, audio__output_device=args.output_device)
     from assistant.audio.devices import Player
     from assistant.audio.files import write_wav
-    from assistant.tts import PiperTts
+    from assistant.tts import PiperTts, clean_text
 
+    text = clean_text(args.text)  # read as an answer would be: no markdown, no emoji names
+    if not text:
+        raise UserError(f"nothing to say in {args.text!r}: no words (markdown and emoji are not read aloud)")
     tts = PiperTts(cfg.tts)
     tts.build()
     import numpy as np
 
-    audio = np.concatenate(list(tts.synthesize(args.text)))  # float32 pieces in [-1, 1]
+    audio = np.concatenate(list(tts.synthesize(text)))  # float32 pieces in [-1, 1]
     if args.output:
         write_wav(Path(args.output), audio, tts.sample_rate)
         print(f"wrote {args.output} ({len(audio) / tts.sample_rate:.2f} s)")

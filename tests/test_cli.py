@@ -74,6 +74,23 @@ def test_say_writes_speech_that_transcribe_reads_back(private_config):
     assert jiwer.wer("set a timer for ten minutes", result["text"]) <= 0.2, result
 
 
+@pytest.mark.parametrize("text", ["", "   ", "🙂🙂", "**"])
+def test_say_with_nothing_to_say_is_one_line_not_a_crash(private_config, text):
+    """ "" crashed in numpy ("need at least one array to concatenate"); "🙂🙂" was read out as
+    "slightly smiling face", where an answer's emoji are left out."""
+    said = _cli("say", text, "--output", "said.wav", config=private_config)
+    assert said.returncode == 1 and not (private_config.parent / "said.wav").exists()
+    assert said.stderr.count("\n") == 1 and "nothing to say" in said.stderr, said.stderr
+
+
+def test_say_reads_text_as_an_answer_is_read(private_config):
+    plain = _cli("say", "Good morning.", "--output", "plain.wav", config=private_config)
+    marked = _cli("say", "**Good morning.** 🙂", "--output", "marked.wav", config=private_config)
+    assert plain.returncode == 0 and marked.returncode == 0, marked.stderr
+    seconds = [sf.info(private_config.parent / f).duration for f in ("plain.wav", "marked.wav")]
+    assert abs(seconds[0] - seconds[1]) < 0.4, seconds  # "slightly smiling face" would add ~1 s
+
+
 def test_chat_answers_each_line_remembers_the_turns_and_logs_their_latency(private_config):
     chat = _cli(
         "chat", "--mute", config=private_config, stdin="What is the capital of France?\nAnd of Spain?\n"
