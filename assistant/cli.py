@@ -136,16 +136,25 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     p = command("latency", _cmd_latency, "Print p50/p95 per stage over the last turns of the latency log.")
-    p.add_argument("--last", type=int, default=100, metavar="N", help="how many recent turns (default 100)")
+    p.add_argument(
+        "--last", type=_at_least_one, default=100, metavar="N", help="how many recent turns (default 100)"
+    )
     p.add_argument("--plot", metavar="PNG", help="also draw the per-stage breakdown to this PNG")
 
     p = command("memory", _cmd_memory, "Show, export or clear the conversation memory.")
     p.add_argument("action", choices=["show", "export", "clear"])
-    p.add_argument("--last", type=int, default=20, metavar="N", help="show: how many recent turns")
+    p.add_argument("--last", type=_at_least_one, default=20, metavar="N", help="show: how many recent turns")
     p.add_argument("--yes", action="store_true", help="clear: do not ask for confirmation")
 
     command("doctor", _cmd_doctor, "Check models, audio devices and the database; say what to fix.")
     return parser
+
+
+def _at_least_one(value: str) -> int:
+    """`--last N`: 0 showed "no turns remembered" of a full memory, and the latency of every turn."""
+    if not value.lstrip("-").isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {value!r}")
+    return int(value)
 
 
 def _load(args, **overrides) -> config_mod.Config:
@@ -244,6 +253,8 @@ def _cmd_latency(args) -> int:
     print(f"{len(records)} turns from {path}")
     print(metrics.format_table(metrics.summarize(records)))
     if args.plot:
+        if not any("playback_start" in r.get("marks_ns", {}) for r in records):
+            raise UserError(f"none of these {len(records)} turns was spoken (chat --mute?): nothing to plot")
         metrics.plot(records, Path(args.plot))
         print(f"wrote {args.plot}")
     return 0

@@ -117,6 +117,14 @@ def test_chat_answers_each_line_remembers_the_turns_and_logs_their_latency(priva
     assert latency.stdout.splitlines()[0] == f"2 turns from {private_config.parent / 'lat.jsonl'}"
     ttft = next(line for line in latency.stdout.splitlines() if line.startswith("| llm_ttft |"))
     assert ttft.split("|")[2].strip() == "2"
+    # muted turns played nothing: no plot of an empty breakdown ("wrote" it, with a legend warning)
+    plot = _cli("latency", "--plot", "plot.png", config=private_config)
+    assert plot.returncode == 1 and not (private_config.parent / "plot.png").exists()
+    assert plot.stderr.count("\n") == 1 and "nothing to plot" in plot.stderr, plot.stderr
+    # --last 0 showed every turn; `memory show --last 0` said "no turns remembered"
+    for command in (["latency"], ["memory", "show"]):
+        zero = _cli(*command, "--last", "0", config=private_config)
+        assert zero.returncode == 2 and "at least 1" in zero.stderr, zero.stderr
 
 
 @pytest.fixture
