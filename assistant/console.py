@@ -43,8 +43,11 @@ class Console:
 
     def answer_piece(self, turn: Turn, text: str) -> None:
         if not self._mid_answer:
-            self._write(f"{self._clear()}assistant: {'… ' if self._answer_cut else ''}")
+            # after a warning: "…" then the rest, with one space where the cut fell between words
+            cut = ("… " if text[:1].isspace() else "…") if self._answer_cut else ""
+            self._write(f"{self._clear()}assistant: {cut}")
             self._mid_answer = True
+            text = text.lstrip() if self._answer_cut else text
         self._write(text)
 
     def turn_done(self, turn: Turn, record: dict) -> None:

@@ -203,6 +203,7 @@ class PlaybackStage(Stage):
         super().__init__()
         self.pipeline = pipeline
         self.sink = sink
+        self.speaker_warned = ""  # the failure last reported; not again until a clause has played
 
     async def process(self, frame: Frame) -> None:
         if isinstance(frame, DataFrame):
@@ -227,12 +228,15 @@ class PlaybackStage(Stage):
                 finished = await self._play_once(turn, frame, start, _Either(turn.cancel, hold))
             except AudioDeviceError as err:  # a vanished speaker costs the sound, not the answer
                 turn.speaker_error = str(err)
-                self.pipeline.observer.warning(
-                    f"{err}; the answer goes on in text, the speaker is tried again at the next"
-                )
+                if turn.speaker_error != self.speaker_warned:  # no speaker at all: once, not every answer
+                    self.speaker_warned = turn.speaker_error
+                    self.pipeline.observer.warning(
+                        f"{err}; the answer goes on in text, the speaker is tried again at the next"
+                    )
                 return
             if finished:
                 turn.played_clauses.append(frame.text)
+                self.speaker_warned = ""
                 return
             played = getattr(getattr(self.sink, "last", None), "played", None)
             if played is None:

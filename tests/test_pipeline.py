@@ -259,8 +259,8 @@ def _a_vanished_speaker_costs_the_sound_not_the_answer(cfg, sink, during):
     (at,) = [i for i, line in enumerate(lines) if line.startswith("assistant: warning: ")]
     assert broken.speaker_error in lines[at]
     head = lines[at - 1].removeprefix("assistant: ")
-    rest = lines[at + 1] if lines[at + 1].startswith("assistant: … ") else ""  # what came after it
-    assert (head + rest.removeprefix("assistant: … ")).split() == broken.answer_text.split()
+    rest = lines[at + 1] if lines[at + 1].startswith("assistant: …") else ""  # what came after it
+    assert (head + rest.removeprefix("assistant: …")).split() == broken.answer_text.split()
     assert not broken.interrupted and "llm_done" in broken.marks  # the LLM was not stopped
     # what was not spoken is shown and remembered whole: the user read it
     stored = _stored(cfg)
@@ -300,6 +300,37 @@ def test_a_speaker_whose_server_dies_mid_answer_costs_the_sound_not_the_answer(t
     )
     heard = pulse.speaker.since(start)  # the restarted server's recording: only turn 3 is in it
     assert np.sqrt(np.mean(heard**2)) > 0.01, "the next answer did not come out of the speaker"
+
+
+class _AbsentSpeaker(_InstantSink):
+    """No speaker while `absent` is set: every clause fails as a missing device does."""
+
+    absent = True
+
+    def play(self, samples, rate, cancel) -> bool:
+        if self.absent:
+            raise AudioDeviceError("no default output device (Error querying device -1)")
+        return super().play(samples, rate, cancel)
+
+
+def test_a_missing_speaker_is_reported_once_until_it_plays_again(tmp_path):
+    """`assistant chat` with no speaker warned at every answer; now once, and again only after the
+    speaker has come back and failed anew."""
+    sink, console = _AbsentSpeaker(), Console(io.StringIO(), show_latency=False)
+
+    async def body(pipe):
+        turns = [await pipe.ask("Say hello."), await pipe.ask("Say goodbye.")]
+        sink.absent = False
+        turns.append(await pipe.ask("Say hello again."))
+        sink.absent = True
+        turns.append(await pipe.ask("Say goodbye again."))
+        return turns
+
+    turns = asyncio.run(_session(_config(tmp_path), body, sink=sink, observer=console))
+    assert [bool(t.speaker_error) for t in turns] == [True, True, False, True]
+    warnings = [line for line in console.out.getvalue().splitlines() if "warning:" in line]
+    assert len(warnings) == 2 and all("no default output device" in w for w in warnings), warnings
+    assert [t.role for t in _stored(_config(tmp_path))] == ["user", "assistant"] * 4
 
 
 @pytest.mark.parametrize("n", [3])
