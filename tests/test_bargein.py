@@ -271,21 +271,33 @@ def test_a_request_heard_as_two_turns_is_measured_on_its_last(bench, pulse, asr_
     pause = np.zeros(bench.RATE * 4 // 5, np.float32)  # 800 ms
     write_wav(tmp_path / "split.wav", np.concatenate([please.audio, pause, rest.audio]))
     request = bench._speech(tmp_path / "split.wav")
-    cfg = bench.make_config(tmp_path, "webrtc", asr_checkpoint, max_tokens=40)
-
-    async def body(live):
-        result = await bench.long_answers(live, pulse, request, 1)
-        await idle(live)
-        return result
-
-    result = run_live(bench, cfg, body)
-    assert len(result.split_requests) == 1, result
+    cfg, result, underflows = _split_request(bench, pulse, asr_checkpoint, request, tmp_path / "first")
+    if not result.answered and underflows >= STARVED_UNDERFLOWS:
+        # The machine fell behind: paplay's end came late, so the request seemed not heard to its end
+        # (CI, 2026-12-06, 10 underflows). Once more, as the mid-answer test does; a second starved
+        # run fails like any other.
+        warnings.warn(f"a starved run heard no request to its end: {result}", stacklevel=1)
+        cfg, result, underflows = _split_request(bench, pulse, asr_checkpoint, request, tmp_path / "again")
+    assert len(result.split_requests) == 1, (f"{underflows} output underflows", result)
     log = bench.latency_log(cfg)
     assert [record["turn"] for record in log[1:]] == result.answered, (log, result)
     assert log[0]["interrupted"] and not log[1]["interrupted"]
     users = [turn.text.lower() for turn in stored(cfg) if turn.role == "user"]
     assert len(users) == 2 and users[1].split()[-1] in ("night", "knight"), users
     assert "story about a dragon" in users[1], users
+
+
+def _split_request(bench, pulse, asr_checkpoint, request, root: Path):
+    """The request once through a fresh assistant: its config, the bench's result, output underflows."""
+    root.mkdir()
+    cfg = bench.make_config(root, "webrtc", asr_checkpoint, max_tokens=40)
+
+    async def body(live):
+        result = await bench.long_answers(live, pulse, request, 1)
+        await idle(live)
+        return result, live.pipe.sink.underflows
+
+    return cfg, *run_live(bench, cfg, body)
 
 
 # --- (b) a question mid-answer stops it at once and is answered --------------------------------------
