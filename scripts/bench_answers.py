@@ -87,10 +87,15 @@ def words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9']+", text.lower())
 
 
+def word_runs(text: str) -> list[tuple[str, ...]]:
+    """Every run of LOOP_WORDS consecutive words, in order."""
+    ws = words(text)
+    return [tuple(ws[i : i + LOOP_WORDS]) for i in range(len(ws) - LOOP_WORDS + 1)]
+
+
 def loops(answer: str) -> bool:
     """Some run of LOOP_WORDS words comes back LOOP_TIMES times or more."""
-    ws = words(answer)
-    runs = Counter(tuple(ws[i : i + LOOP_WORDS]) for i in range(len(ws) - LOOP_WORDS + 1))
+    runs = Counter(word_runs(answer))
     return bool(runs) and max(runs.values()) >= LOOP_TIMES
 
 
@@ -102,13 +107,8 @@ def same_opening(answer: str, earlier: list[str]) -> bool:
 
 def copied(answer: str, earlier: list[str]) -> bool:
     """At least COPIED_SHARE of the answer's four-word runs come from one earlier answer."""
-
-    def runs(text: str) -> set[tuple[str, ...]]:
-        ws = words(text)
-        return {tuple(ws[i : i + LOOP_WORDS]) for i in range(len(ws) - LOOP_WORDS + 1)}
-
-    mine = runs(answer)
-    return bool(mine) and any(len(mine & runs(e)) >= COPIED_SHARE * len(mine) for e in earlier)
+    mine = set(word_runs(answer))
+    return bool(mine) and any(len(mine & set(word_runs(e))) >= COPIED_SHARE * len(mine) for e in earlier)
 
 
 def parse_args() -> argparse.Namespace:
@@ -185,13 +185,14 @@ def converse(
             memory.add("assistant", answer)
             earlier = [t.text for t in past if t.role == "assistant"]
             kind = {"What is my name?": "name", "Where do I live?": "city"}.get(prompt, "fact")
+            opens_same, copies = same_opening(answer, earlier), copied(answer, earlier)
             counts["answers"] += 1
-            counts["same_opening"] += same_opening(answer, earlier)
-            counts["copied"] += copied(answer, earlier)
+            counts["same_opening"] += opens_same
+            counts["copied"] += copies
             counts[f"{kind}_asked"] += bool(right)
             counts[f"{kind}_right"] += bool(right) and bool(re.search(rf"\b({right})\b", answer.lower()))
             counts["ttft_ms"] += round(1000 * (llm.last_stats.ttft_s or 0))
-            if show and (same_opening(answer, earlier) or copied(answer, earlier)):
+            if show and (opens_same or copies):
                 print(f"  [window {window_turns}, seed {seed}] {prompt} → {answer}")
         memory.close()
     llm.close()
