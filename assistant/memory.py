@@ -14,6 +14,11 @@ Privacy: the file and its -wal/-shm companions are created 0600 (SQLite gives th
 the database's mode) in a 0700 directory; `secure_delete` overwrites what `clear()` deletes and
 the WAL is truncated afterwards, so forgotten text does not linger on disk.
 
+One conversation, one assistant: `run` and `chat` `claim()` the memory (an exclusive `flock` on
+`<file>.lock`, released by the kernel when the process ends, however it ends), so a second one on
+the same file stops with one line naming the first, instead of each one's window filling with the
+other's turns. Reading (`memory show`, `doctor`) and `memory clear` need no claim.
+
 Threads: the connection is opened with `check_same_thread=False` so `build()` may run on one
 thread and the memory worker use it from another. The intended shape is one owner (the
 pipeline's memory task); a lock around every verb makes a stray call from elsewhere safe
@@ -22,6 +27,7 @@ rather than corrupting.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sqlite3
 import threading
@@ -88,6 +94,7 @@ class Memory:
         self.session = uuid.uuid4().hex[:12]  # one per process run
         self._db: Database | None = None
         self._lock = threading.Lock()
+        self._claim_fd: int | None = None  # the lock file, open while this process holds the conversation
 
     def build(self) -> Memory:
         """Open the file, creating it (and its folder) if need be. A file that cannot be opened or
@@ -120,6 +127,25 @@ class Memory:
                 f"memory database {self.path}: {err}; fix: {fix}, or set [memory] path"
             ) from None
         self._db = db
+        return self
+
+    def claim(self) -> Memory:
+        """Claim the conversation for this process (see the module docstring); a `MemoryStoreError`
+        naming the holder's pid when another assistant has it."""
+        lock_path = self.path.with_name(self.path.name + ".lock")
+        fd = os.open(lock_path, os.O_CREAT | os.O_RDWR, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode("ascii", "replace").strip() or "unknown"
+            os.close(fd)
+            raise MemoryStoreError(
+                f"memory database {self.path}: another assistant (pid {holder}) holds this "
+                "conversation; fix: stop that one, or give this one its own [memory] path"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self._claim_fd = fd
         return self
 
     # -- verbs -------------------------------------------------------------------------------
@@ -178,6 +204,9 @@ class Memory:
             if self._db is not None:
                 self._db.close()
                 self._db = None
+            if self._claim_fd is not None:
+                os.close(self._claim_fd)  # releases the flock; the file stays (no one locks an unlinked copy)
+                self._claim_fd = None
 
     def _open(self) -> Database:
         if self._db is None:

@@ -363,7 +363,7 @@ class Pipeline:
         """Load the models in parallel off the loop, open the database on its own thread, start the stages."""
         self._memory_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory")
         builds = [
-            self._on_memory_thread(self.memory.build),
+            self._on_memory_thread(lambda: self.memory.build().claim()),
             asyncio.to_thread(self.llm.build),
         ]
         if self.tts is not None:

@@ -127,6 +127,30 @@ def test_chat_answers_each_line_remembers_the_turns_and_logs_their_latency(priva
         assert zero.returncode == 2 and "at least 1" in zero.stderr, zero.stderr
 
 
+def test_a_second_chat_on_the_same_memory_stops_with_one_line_and_leaves_the_first_alone(private_config):
+    # Two at once each saw the other's turns in its window ("count to 3" -> "The color of number six ...").
+    argv = [sys.executable, "-m", "assistant.cli", "--config", str(private_config), "chat", "--mute"]
+    first = subprocess.Popen(
+        argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=private_config.parent
+    )
+    try:
+        first.stdin.write("What is the capital of France?\n")
+        first.stdin.flush()
+        assert first.stdout.readline().startswith("assistant: ")  # its turn is in memory
+        second = _cli("chat", "--mute", config=private_config, stdin="Count to three.\n")
+        assert second.returncode == 1 and second.stdout == ""
+        assert second.stderr.count("\n") == 1, second.stderr
+        assert f"another assistant (pid {first.pid}) holds this conversation" in second.stderr
+        assert _cli("memory", "show", config=private_config).returncode == 0  # reading needs no claim
+    finally:
+        first.stdin.close()
+        assert first.wait(timeout=60) == 0
+    rows = [json.loads(line) for line in _cli("memory", "export", config=private_config).stdout.splitlines()]
+    assert [r["text"] for r in rows if r["role"] == "user"] == ["What is the capital of France?"]
+    again = _cli("chat", "--mute", config=private_config, stdin="Count to three.\n")
+    assert again.returncode == 0, again.stderr  # the claim ended with the first chat
+
+
 @pytest.fixture
 def three_turns(private_config):
     """(config file, database path) with three turns remembered, the last one interrupted."""

@@ -230,6 +230,40 @@ def test_sigkill_mid_turn_loses_no_completed_turn(cfg):
     memory.close()
 
 
+CLAIMER = """
+import sys, time
+from assistant.config import MemoryConfig
+from assistant.memory import Memory
+mem = Memory(MemoryConfig(path=sys.argv[1])).build().claim()
+mem.add("user", "the first assistant's turn")
+print("claimed", flush=True)
+time.sleep(60)
+"""
+
+
+def test_one_assistant_at_a_time_holds_the_conversation_until_it_ends_even_by_sigkill(cfg):
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    child = subprocess.Popen(
+        [sys.executable, "-c", CLAIMER, str(cfg.db_path)], stdout=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        assert child.stdout.readline().strip() == "claimed"
+        second = Memory(cfg).build()
+        with pytest.raises(
+            MemoryStoreError, match=rf"another assistant \(pid {child.pid}\) holds this conversation"
+        ):
+            second.claim()
+        assert [t.text for t in second.recent(5)] == ["the first assistant's turn"]  # reading needs no claim
+    finally:
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait(timeout=10)
+    second.claim().add("user", "the second one's turn")  # the kernel let go with the dead process
+    second.close()  # and close() lets go too
+    third = Memory(cfg).build().claim()
+    assert third.count() == 2
+    third.close()
+
+
 # -- speed and the window with the real tokenizer -------------------------------------------
 
 
