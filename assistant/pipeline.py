@@ -368,7 +368,13 @@ class Pipeline:
         ]
         if self.tts is not None:
             builds.append(asyncio.to_thread(self.tts.build))
-        await asyncio.gather(*builds)
+        results = await asyncio.gather(*builds, return_exceptions=True)
+        failed = next((r for r in results if isinstance(r, BaseException)), None)
+        if failed is not None:  # let go of the conversation, so this process (or another) can open it again
+            await self._on_memory_thread(self.memory.close)
+            self._memory_thread.shutdown(wait=True)
+            self._memory_thread = None
+            raise failed
         self.stages = [AnswerStage(self, self.llm)]
         if self.speaks:
             await self._open_sink()

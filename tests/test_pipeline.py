@@ -20,6 +20,7 @@ from assistant.audio import AudioDeviceError
 from assistant.audio.devices import DeviceNotFoundError
 from assistant.config import AudioConfig, Config, LlmConfig, MemoryConfig, MetricsConfig
 from assistant.console import Console
+from assistant.llm import ModelLoadError
 from assistant.memory import Memory
 
 SPOKEN_MARKS = {
@@ -77,6 +78,21 @@ def test_muted_chat_stores_turns_and_logs_latency(tmp_path):
     assert [r["turn"] for r in records] == [1, 2] and not any(r["interrupted"] for r in records)
     assert records[1]["reused_tokens"] > 0  # the KV cache carried over from turn 1
     assert {"prompt_build", "llm_ttft", "turn_total"} <= set(records[0]["durations_ms"])
+
+
+def test_an_open_that_fails_lets_go_of_the_conversation(tmp_path):
+    broken = tmp_path / "notes.gguf"
+    broken.write_text("not a model")
+    cfg = _config(tmp_path)
+
+    async def open_broken():
+        await pipeline_mod.create(
+            cfg.model_copy(update={"llm": LlmConfig(model=str(broken))}), speak=False
+        ).open()
+
+    with pytest.raises(ModelLoadError, match="not a GGUF"):
+        asyncio.run(open_broken())
+    Memory(cfg.memory).build().claim().close()  # held by nothing now, in this process or another
 
 
 def test_the_start_prefills_the_remembered_window_for_the_first_question(tmp_path):
