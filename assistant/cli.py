@@ -224,7 +224,8 @@ def _cmd_transcribe(args) -> int:
     for result in transcribe_files(cfg.asr, [Path(f) for f in args.files], full_context=args.full_context):
         if "error" in result:
             failures += 1
-            print(f"assistant: {result['file']}: {result['error']}", file=sys.stderr)
+            named = result["file"] in result["error"]  # the audio's own errors name it already
+            print(f"assistant: {'' if named else result['file'] + ': '}{result['error']}", file=sys.stderr)
         elif args.json:
             print(json.dumps(result))
         else:

@@ -44,6 +44,7 @@ def test_garbage_file_is_one_clear_line(tmp_path):
     with pytest.raises(AudioFileError) as e:
         read_audio(path)
     assert str(path) in str(e.value) and "\n" not in str(e.value)
+    assert "fix: convert it to WAV" in str(e.value)
     assert isinstance(e.value, ValueError)
 
 
@@ -54,3 +55,5 @@ def test_empty_and_missing_files(tmp_path):
         read_audio(empty)
     with pytest.raises(AudioFileError, match="not found"):
         read_audio(tmp_path / "missing.wav")
+    with pytest.raises(AudioFileError, match="is a folder, not an audio file"):
+        read_audio(tmp_path)  # said "not found" of a folder that is there

@@ -74,6 +74,17 @@ def test_say_writes_speech_that_transcribe_reads_back(private_config):
     assert jiwer.wer("set a timer for ten minutes", result["text"]) <= 0.2, result
 
 
+def test_transcribe_names_each_unreadable_file_once_on_its_own_line(private_config):
+    folder = private_config.parent / "clips.wav"
+    folder.mkdir()
+    (private_config.parent / "song.mp3").write_text("not audio")
+    heard = _cli("transcribe", "clips.wav", "song.mp3", config=private_config)
+    assert heard.returncode == 1 and heard.stdout == ""
+    folder_line, mp3_line = heard.stderr.splitlines()
+    assert folder_line == "assistant: clips.wav is a folder, not an audio file"  # was "not found"
+    assert mp3_line.count("song.mp3") == 2 and mp3_line.endswith("ffmpeg -i song.mp3 song.wav)")  # the fix
+
+
 @pytest.mark.parametrize("text", ["", "   ", "🙂🙂", "**"])
 def test_say_with_nothing_to_say_is_one_line_not_a_crash(private_config, text):
     """ "" crashed in numpy ("need at least one array to concatenate"); "🙂🙂" was read out as

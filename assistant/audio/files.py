@@ -31,14 +31,19 @@ def resample(samples: np.ndarray, rate: int, target: int = SAMPLE_RATE) -> np.nd
 
 
 def read_audio(path: str | Path, rate: int = SAMPLE_RATE) -> np.ndarray:
-    """Any WAV/FLAC (any rate, mono or multi-channel) → mono float32 samples at `rate` Hz in [-1, 1]."""
+    """Any file libsndfile reads (WAV, FLAC, Ogg, MP3, ...; any rate, mono or multi-channel) → mono
+    float32 samples at `rate` Hz in [-1, 1]."""
     path = Path(path)
+    if path.is_dir():
+        raise AudioFileError(f"{path} is a folder, not an audio file")
     if not path.is_file():
         raise AudioFileError(f"audio file not found: {path}")
     try:
         samples, file_rate = sf.read(path, dtype="float32", always_2d=False)
     except Exception as e:  # noqa: BLE001 - libsndfile reports every unreadable format its own way
-        raise AudioFileError(f"cannot read audio from {path}: {gist(e)}") from e
+        # Its words can mislead ("File does not exist ..." of an MP3 it cannot parse), so name the fix too.
+        fix = f"fix: convert it to WAV (e.g. ffmpeg -i {path} {path.with_suffix('.wav').name})"
+        raise AudioFileError(f"cannot read audio from {path} ({gist(e).rstrip('.')}); {fix}") from e
     if samples.size == 0:
         raise AudioFileError(f"audio file {path} contains no samples")
     return resample(to_mono(samples), file_rate, rate)
