@@ -77,12 +77,14 @@ def test_say_writes_speech_that_transcribe_reads_back(private_config):
 def test_transcribe_names_each_unreadable_file_once_on_its_own_line(private_config):
     folder = private_config.parent / "clips.wav"
     folder.mkdir()
-    (private_config.parent / "song.mp3").write_text("not audio")
-    heard = _cli("transcribe", "clips.wav", "song.mp3", config=private_config)
+    (private_config.parent / "song.ogg").write_text(
+        "not audio"
+    )  # (libmpg123 adds notes of its own to an .mp3)
+    heard = _cli("transcribe", "clips.wav", "song.ogg", config=private_config)
     assert heard.returncode == 1 and heard.stdout == ""
-    folder_line, mp3_line = heard.stderr.splitlines()
+    folder_line, ogg_line = heard.stderr.splitlines()
     assert folder_line == "assistant: clips.wav is a folder, not an audio file"  # was "not found"
-    assert mp3_line.count("song.mp3") == 2 and mp3_line.endswith("ffmpeg -i song.mp3 song.wav)")  # the fix
+    assert ogg_line.count("song.ogg") == 2 and ogg_line.endswith("ffmpeg -i song.ogg song.wav)")  # the fix
 
 
 @pytest.mark.parametrize("text", ["", "   ", "🙂🙂", "**"])

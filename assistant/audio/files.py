@@ -42,8 +42,9 @@ def read_audio(path: str | Path, rate: int = SAMPLE_RATE) -> np.ndarray:
         samples, file_rate = sf.read(path, dtype="float32", always_2d=False)
     except Exception as e:  # noqa: BLE001 - libsndfile reports every unreadable format its own way
         # Its words can mislead ("File does not exist ..." of an MP3 it cannot parse), so name the fix too.
+        reason = gist(e).removeprefix(f"Error opening {str(path)!r}: ").rstrip(".")  # it names the file too
         fix = f"fix: convert it to WAV (e.g. ffmpeg -i {path} {path.with_suffix('.wav').name})"
-        raise AudioFileError(f"cannot read audio from {path} ({gist(e).rstrip('.')}); {fix}") from e
+        raise AudioFileError(f"cannot read audio from {path} ({reason}); {fix}") from e
     if samples.size == 0:
         raise AudioFileError(f"audio file {path} contains no samples")
     return resample(to_mono(samples), file_rate, rate)
