@@ -7,13 +7,15 @@ stage receives only its own section.
 
 from __future__ import annotations
 
+import difflib
 import importlib.util
 import os
 import tomllib
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_ASR_CHECKPOINT = REPO_ROOT / "models" / "asr" / "conformer_ctc.pt"
@@ -41,9 +43,33 @@ def _package_file(package: str, *parts: str) -> Path:
     return Path(next(iter(spec.submodule_search_locations))).joinpath(*parts)
 
 
-def _existing_file(value: str) -> str:
+def _existing_file(value: str, info: ValidationInfo) -> str:
+    _not_a_folder(value, info)
     if value and not Path(value).expanduser().is_file():
         raise ValueError(f"file not found: {value}")
+    return value
+
+
+# What each file key's file is called by default: the fix's example when a key names a folder.
+_FILE_NAMES = {
+    "path": "memory.db",
+    "latency_log": "latency.jsonl",
+    "model": "model.gguf",
+    "rescore_model": "model.gguf",
+    "voice": "voice.onnx",
+    "checkpoint": "conformer_ctc.pt",
+    "lm": "lm.bin",
+}
+
+
+def _not_a_folder(value: str, info: ValidationInfo) -> str:
+    """A key naming a file the assistant opens must not name a folder: the memory then failed at the
+    start, and the latency log at every turn, with a traceback."""
+    if value and Path(value).expanduser().is_dir():
+        example = str(Path(value) / _FILE_NAMES.get(info.field_name, "file"))
+        raise PydanticCustomError(
+            "is_folder", "{value} is a folder, not a file", {"value": value, "example": example}
+        )
     return value
 
 
@@ -119,6 +145,8 @@ class MemoryConfig(Section):
     max_tokens: int = Field(768, ge=32, le=32768)
     max_item_chars: int = Field(400, ge=16, le=100_000)
 
+    _check_path = field_validator("path")(_not_a_folder)
+
     @property
     def db_path(self) -> Path:
         return Path(self.path).expanduser() if self.path else state_dir() / "memory.db"
@@ -176,6 +204,8 @@ class BargeinConfig(Section):
 
 class MetricsConfig(Section):
     latency_log: str = ""
+
+    _check_latency_log = field_validator("latency_log")(_not_a_folder)
 
     @property
     def latency_log_path(self) -> Path:
@@ -235,7 +265,22 @@ _FIXES = {
     "less_than_equal": "use a value of at most {le}",
     "multiple_of": "use a multiple of {multiple_of}",
     "literal_error": "use one of {expected}",
+    "is_folder": "name a file, e.g. {example}",
 }
+
+
+def _nearest_key(loc: list[str]) -> str:
+    """The known key closest in spelling to an unknown one (`temprature` → `temperature`), or ""."""
+    model: type[BaseModel] = Config
+    for part in loc[:-1]:
+        field = model.model_fields.get(part)
+        if field is None or not (
+            isinstance(field.annotation, type) and issubclass(field.annotation, BaseModel)
+        ):
+            return ""
+        model = field.annotation
+    near = difflib.get_close_matches(loc[-1], list(model.model_fields), n=1) if loc else []
+    return near[0] if near else ""
 
 
 def _describe(err: ValidationError, source: Path | None) -> str:
@@ -248,6 +293,8 @@ def _describe(err: ValidationError, source: Path | None) -> str:
     )
     fix = _FIXES.get(first["type"], "see the comment above that key in the shipped config.toml")
     fix = fix.format(**first.get("ctx", {})) if "{" in fix else fix
+    if first["type"] == "extra_forbidden" and (near := _nearest_key(loc)):
+        fix = f"did you mean {near}? rename it, or remove it"
     where = str(source) if source else "built-in defaults"
     more = f" (and {err.error_count() - 1} more)" if err.error_count() > 1 else ""
     return f"{where}: {key}: {message} (got {first.get('input')!r}){more}; fix: {fix}"

@@ -64,7 +64,10 @@ class Console:
             self._write(f"  ({' '.join(parts)}, {record['tokens_per_s']:.0f} tok/s)\n")
 
     def error(self, message: str) -> None:
-        self._write(f"\nassistant: error: {message} (the conversation goes on)\n")
+        """The turn failed: it ends here, so the next answer opens a line of its own again."""
+        opened = "\n" if self._mid_answer else self._clear()
+        self._mid_answer = self._answer_cut = False
+        self._write(f"{opened}assistant: error: {message} (the conversation goes on)\n")
 
     def warning(self, message: str) -> None:
         """A problem the turn survives (a speaker that failed), on a line of its own: written into

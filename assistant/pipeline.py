@@ -31,6 +31,7 @@ import numpy as np
 
 from assistant.audio import AudioDeviceError, DeviceNotFoundError
 from assistant.config import Config
+from assistant.errors import gist
 from assistant.frames import (
     AnswerEnd,
     AnswerText,
@@ -73,7 +74,9 @@ class QuietObserver:
     def answer_piece(self, turn: Turn, text: str) -> None: ...
     def state(self, name: str) -> None: ...
     def turn_done(self, turn: Turn, record: dict) -> None: ...
-    def error(self, message: str) -> None: ...
+
+    def error(self, message: str) -> None:
+        log.error("%s", message)
 
     def warning(self, message: str) -> None:
         log.warning("%s", message)
@@ -338,6 +341,7 @@ class Pipeline:
     ahead: Turn | None = None  # a turn started ahead of its endpoint, not confirmed yet
     _done: dict[int, asyncio.Event] = field(default_factory=dict)
     _memory_thread: ThreadPoolExecutor | None = None
+    _log_warned: bool = False  # the latency log's failure was reported; not again until it works
     _next_id: int = 1
     _cleanup: asyncio.Task | None = None
     _preparing: asyncio.Task | None = None
@@ -559,16 +563,20 @@ class Pipeline:
         interrupted = record["interrupted"]
         heard = (" ".join(turn.played_clauses) if (interrupted and self.speaks) else turn.answer_text).strip()
 
-        def write():
+        def write() -> OSError | None:
             if heard or interrupted:
                 self.memory.add("assistant", heard, interrupted=interrupted)
-            self.latency_log.append(record)
+            try:
+                self.latency_log.append(record)
+            except OSError as err:  # the turn is answered and remembered: a lost log line is a warning
+                return err
+            return None
 
         # One shielded job on the memory thread: the row and the log line are both written even if this
         # task is cancelled before the thread gets to them (shutdown in the middle of a barge-in).
         written = self._on_memory_thread(write)
         try:
-            await asyncio.shield(written)
+            self._latency_log_failed(await asyncio.shield(written))
             self.observer.turn_done(turn, record)
             self.observer.state("listening")
         finally:
@@ -576,6 +584,17 @@ class Pipeline:
                 self._done[turn.id].set()
             else:  # cancelled first: waiters wake once the row is in
                 written.add_done_callback(lambda _: self._done[turn.id].set())
+
+    def _latency_log_failed(self, err: OSError | None) -> None:
+        """Warn of a latency log that cannot be written, once until a line is written again."""
+        if err is None:
+            self._log_warned = False
+        elif not self._log_warned:
+            self._log_warned = True
+            reason = err.strerror or gist(err)
+            self.observer.warning(
+                f"latency log {self.latency_log.path}: cannot write it ({reason}); turns go on unlogged"
+            )
 
     async def _stage_failed(self, frame: Frame, err: Exception) -> None:
         """A crash inside one turn: report it in one line, end the turn, keep the assistant alive."""

@@ -104,7 +104,8 @@ class Stage:
             raise
         except Exception as err:  # a crash in one turn must not kill the assistant
             self.error = err
-            log.exception("%s failed on %s", self.name, type(frame).__name__)
+            # The observer tells the user in one line; the traceback is for `--verbose`.
+            log.debug("%s failed on %s", self.name, type(frame).__name__, exc_info=True)
             if self.on_error is not None:
                 await self.on_error(frame, err)
 

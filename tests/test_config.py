@@ -42,6 +42,9 @@ def test_config_toml_has_every_model_field():
         ("[memory]\nwindow_turns = 0\n", "[memory] window_turns"),
         ("[memory]\nwindow_turns = 'eight'\n", "[memory] window_turns"),
         ("[memry]\nwindow_turns = 3\n", "memry: unknown key"),
+        ("[memory]\nwindow_turns = 3\n[llm]\ntemprature = 0.5\n", "fix: did you mean temperature?"),
+        ("[memry]\nwindow_turns = 3\n", "fix: did you mean memory?"),
+        ("[llm]\nbanana = 1\n", "unknown key (got 1); fix: remove it or check its spelling"),
         ("[llm]\nmodel = '/nope/model.gguf'\n", "[llm] model: file not found"),
         ("[asr]\nchunk_ms = 300\n", "[asr] chunk_ms"),
         ("[vad]\nframe_ms = 25\n", "[vad] frame_ms"),
@@ -56,6 +59,28 @@ def test_bad_config_is_one_clear_line(tmp_path, text, expected):
     message = str(err.value)
     assert "\n" not in message
     assert str(path) in message and expected in message and "fix:" in message
+
+
+@pytest.mark.parametrize(
+    ("section", "key", "example"),
+    [
+        ("memory", "path", "memory.db"),
+        (
+            "metrics",
+            "latency_log",
+            "latency.jsonl",
+        ),  # was accepted, then failed at every turn with a traceback
+        ("llm", "model", "model.gguf"),  # was "file not found" of a folder that is there
+    ],
+)
+def test_a_file_key_naming_a_folder_is_one_clear_line(tmp_path, section, key, example):
+    path = _write(tmp_path, f"[{section}]\n{key} = '{tmp_path}'\n")
+    with pytest.raises(config.ConfigError) as err:
+        config.load(path)
+    expected = f"[{section}] {key}: {tmp_path} is a folder, not a file"
+    assert expected in str(err.value) and str(err.value).endswith(
+        f"fix: name a file, e.g. {tmp_path / example}"
+    )
 
 
 def test_env_var_selects_the_file(tmp_path, monkeypatch):

@@ -8,6 +8,7 @@ import io
 import json
 import os
 import signal
+import sqlite3
 import threading
 import time
 
@@ -234,8 +235,12 @@ def test_a_crash_during_a_turn_keeps_completed_turns_and_goes_on(tmp_path):
         third = await pipe.ask("One more time.")
         return first, broken, third
 
-    first, broken, third = asyncio.run(_session(cfg, body, sink=sink))
+    console = Console(io.StringIO(), show_latency=False)
+    first, broken, third = asyncio.run(_session(cfg, body, sink=sink, observer=console))
     assert not first.interrupted and broken.interrupted and not third.interrupted
+    lines = console.out.getvalue().splitlines()  # one line for the crash, and the answers go on around it
+    assert "assistant: error: RuntimeError: device vanished (the conversation goes on)" in lines
+    assert lines[-1] == "assistant: " + third.answer_text
     roles = [(t.role, t.interrupted) for t in _stored(cfg)]
     assert roles[:2] == [("user", False), ("assistant", False)]
     assert roles[2] == ("user", False) and roles[-2:] == [("user", False), ("assistant", False)]
@@ -347,6 +352,61 @@ def test_a_missing_speaker_is_reported_once_until_it_plays_again(tmp_path):
     warnings = [line for line in console.out.getvalue().splitlines() if "warning:" in line]
     assert len(warnings) == 2 and all("no default output device" in w for w in warnings), warnings
     assert [t.role for t in _stored(_config(tmp_path))] == ["user", "assistant"] * 4
+
+
+def test_a_turn_that_fails_as_it_is_stored_ends_its_line_for_the_next_answer(tmp_path):
+    """Console.error after an answer's text left that line open: the next answer was printed
+    without its "assistant: ", run on from the error."""
+    cfg, console = _config(tmp_path), Console(io.StringIO(), show_latency=False)
+
+    async def body(pipe):
+        add, failed = pipe.memory.add, []
+
+        def add_once_failing(role, text, interrupted=False):
+            if role == "assistant" and not failed:
+                failed.append(text)
+                raise sqlite3.OperationalError("disk I/O error")
+            return add(role, text, interrupted)
+
+        pipe.memory.add = add_once_failing
+        broken = await pipe.submit("Say hello.")
+        await pipe.wait(broken, 60)
+        return broken, await pipe.ask("Say goodbye.")
+
+    broken, after = asyncio.run(_session(cfg, body, speak=False, observer=console))
+    assert console.out.getvalue().splitlines()[-3:] == [
+        "assistant: " + broken.answer_text,
+        "assistant: error: OperationalError: disk I/O error (the conversation goes on)",
+        "assistant: " + after.answer_text,
+    ]
+
+
+def test_a_latency_log_that_cannot_be_written_is_one_warning_and_the_turns_go_on(tmp_path):
+    """It failed each turn as a crash: "error: IsADirectoryError ..." after a traceback, and the next
+    answer's line lost its "assistant: " (the failed turn never closed its line)."""
+    cfg, console = _config(tmp_path), Console(io.StringIO(), show_latency=False)
+    log_path = cfg.metrics.latency_log_path
+
+    async def body(pipe):
+        turns = [await pipe.ask("Say hello.")]
+        log_path.unlink()
+        log_path.mkdir()  # as a file replaced by a folder, or a disk gone read-only
+        turns += [await pipe.ask("Say goodbye."), await pipe.ask("Say hello again.")]
+        log_path.rmdir()
+        turns.append(await pipe.ask("Say goodbye again."))
+        return turns
+
+    turns = asyncio.run(_session(cfg, body, speak=False, observer=console))
+    lines = console.out.getvalue().splitlines()
+    warnings = [line for line in lines if "warning:" in line]
+    assert warnings == [
+        f"assistant: warning: latency log {log_path}: cannot write it (Is a directory); turns go on unlogged"
+    ]
+    assert "error" not in console.out.getvalue()
+    answers = [line for line in lines if line.startswith("assistant: ") and line not in warnings]
+    assert len(answers) == 4 and all(t.answer_text.strip() for t in turns)
+    assert [t.role for t in _stored(cfg)] == ["user", "assistant"] * 4  # every turn remembered
+    assert [r["turn"] for r in _log(cfg)] == [4]  # logged again once it could be
 
 
 @pytest.mark.parametrize("n", [3])
