@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -45,6 +46,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `memory export | head`: the reader has all it wanted
+        # Python would report the pipe again while flushing stdout at exit; point it at /dev/null.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, as a shell tool killed by it
     except Exception as err:  # noqa: BLE001 - every failure becomes one readable line
         if args.verbose:
             raise
@@ -248,10 +253,11 @@ def _cmd_latency(args) -> int:
 
     cfg = _load(args)
     path = cfg.metrics.latency_log_path
-    records = metrics.read_records(path, args.last)
+    records, skipped = metrics.read_records(path, args.last)
     if not records:
         raise UserError(f"no turns logged yet in {path}; talk to the assistant first")
-    print(f"{len(records)} turns from {path}")
+    unread = f" ({skipped} line{'s' * (skipped != 1)} not a turn's record, skipped)" if skipped else ""
+    print(f"{len(records)} turn{'s' * (len(records) != 1)} from {path}{unread}")
     print(metrics.format_table(metrics.summarize(records)))
     if args.plot:
         if not any("playback_start" in r.get("marks_ns", {}) for r in records):

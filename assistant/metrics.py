@@ -96,17 +96,22 @@ class LatencyLog:
             os.fsync(f.fileno())
 
 
-def read_records(path: Path, last: int | None = None) -> list[dict]:
-    """The log's records, newest `last` of them; a torn last line (a crash mid-write) is skipped."""
+def read_records(path: Path, last: int | None = None) -> tuple[list[dict], int]:
+    """(the log's records, newest `last` of them; how many lines were not records). A torn last line
+    (a crash mid-write) is one; so is anything else written into the file (a list, a bare number)."""
     if not path.exists():
-        return []
-    records = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+        return [], 0
+    records, skipped = [], 0
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
-            records.append(json.loads(line))
+            record = json.loads(line)
         except json.JSONDecodeError:
-            continue
-    return records[-last:] if last else records
+            record = None
+        if isinstance(record, dict) and isinstance(record.get("durations_ms"), dict):
+            records.append(record)
+        else:
+            skipped += bool(line.strip())
+    return (records[-last:] if last else records), skipped
 
 
 def summarize(records: Iterable[dict]) -> dict[str, dict[str, float]]:

@@ -126,7 +126,7 @@ class Assistant:
         return [line[5:] for line in self.stdout.read_text().splitlines() if line.startswith("you: ")]
 
     def records(self) -> list[dict]:
-        return metrics.read_records(self.log)
+        return metrics.read_records(self.log)[0]
 
     def stop(self) -> int:
         self.proc.send_signal(signal.SIGINT)

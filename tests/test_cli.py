@@ -215,6 +215,19 @@ def test_clear_asks_first_and_deletes_only_on_yes(three_turns):
         assert not path.exists() or b"ten past three" not in path.read_bytes()
 
 
+def test_export_into_a_pipe_closed_early_ends_quietly(private_config):
+    # `assistant memory export | head -1` printed "assistant: BrokenPipeError: [Errno 32] Broken pipe".
+    memory = Memory(MemoryConfig(path=str(private_config.parent / "memory.db"))).build()
+    for i in range(2000):  # ~500 kB of JSON: more than a pipe holds, so the export meets the closed end
+        memory.add("user", f"turn {i} " + "x" * 200)
+    memory.close()
+    argv = [sys.executable, "-m", "assistant.cli", "--config", str(private_config), "memory", "export"]
+    export = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=private_config.parent)
+    assert json.loads(export.stdout.readline())["text"].startswith("turn 0 ")
+    export.stdout.close()  # as `head -1` does once it has its line
+    assert export.wait(timeout=60) == 141 and export.stderr.read() == b""
+
+
 def test_version_is_the_installed_packages():
     from importlib.metadata import version
 

@@ -94,9 +94,10 @@ def test_summary_percentiles_and_torn_last_line(tmp_path):
     for i in range(1, 21):
         log.append(metrics.turn_record(_turn(i, {"turn_start": 0, "prompt_built": i, "turn_end": 100})))
     with open(path, "a") as f:
+        f.write('[1, 2]\n{"schema": 2}\n\n')  # not records: `latency` crashed on the list
         f.write('{"schema": 1, "tur')  # a crash mid-write
-    records = metrics.read_records(path, last=10)
-    assert [r["turn"] for r in records] == list(range(11, 21))
+    records, skipped = metrics.read_records(path, last=10)
+    assert [r["turn"] for r in records] == list(range(11, 21)) and skipped == 3
     summary = metrics.summarize(records)
     assert summary["prompt_build"]["n"] == 10
     assert summary["prompt_build"]["p50"] == 15.5 and 19 < summary["prompt_build"]["p95"] <= 20
