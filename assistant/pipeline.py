@@ -47,12 +47,13 @@ from assistant.frames import (
 from assistant.llm import LocalLlm
 from assistant.memory import Memory
 from assistant.metrics import LatencyLog, turn_record
-from assistant.prompt import build_messages, window
+from assistant.prompt import build_messages, fit_question, window
 from assistant.stage import Stage
 from assistant.tts import ClauseSplitter, PiperTts
 
 log = logging.getLogger(__name__)
 
+MESSAGE_SCAFFOLD_TOKENS = 8  # ChatML around one message's text: <|im_start|>, role, newlines, <|im_end|>
 FIRST_AUDIO_WAIT_S = 5.0  # the LLM's longest pause for the first clause's synthesis
 # A barge-in confirms within min_speech_ms + 400 ms of the hold (bargein.py); a hold that lasts this
 # long is a listener that stopped hearing (a stalled microphone), and the answer must not hang on it.
@@ -135,18 +136,43 @@ class AnswerStage(Stage):
 
     async def _prompt(self, turn: Turn, history: list | None) -> list[dict]:
         if history is not None:  # started ahead of the endpoint: the user text is remembered at confirm
-            return await self.messages(history, turn.user_text)
-        cfg = self.pipeline.config
-        recent = await self.pipeline.remember("user", turn.user_text, recent=cfg.memory.window_turns + 1)
-        # The user's new message is the last of `recent`; the window covers what came before it.
-        return await self.messages(recent[:-1], turn.user_text)
+            messages = await self.messages(history, turn.user_text)
+        else:
+            cfg = self.pipeline.config
+            recent = await self.pipeline.remember("user", turn.user_text, recent=cfg.memory.window_turns + 1)
+            # The user's new message is the last of `recent`; the window covers what came before it.
+            messages = await self.messages(recent[:-1], turn.user_text)
+        if messages[-1]["content"] != turn.user_text.strip():
+            tokens = self.llm.count_tokens(turn.user_text.strip())
+            self.pipeline.observer.warning(
+                f"your message is {tokens} tokens, more than the model's context holds: it reads "
+                "the start and the end (fix: raise [llm] n_ctx to read more)"
+            )
+        return messages
 
     async def messages(self, history: list, user_text: str) -> list[dict]:
         """The prompt for `user_text` after the remembered `history`: the same for a turn and for its
         prefill ahead of time (`Pipeline.prepare`), which relies on getting the very same tokens."""
         cfg = self.pipeline.config
         past = await self.call(window, history, cfg.memory, self.llm.count_tokens)
-        return build_messages(cfg.llm.system_prompt, past, user_text)
+        messages = build_messages(cfg.llm.system_prompt, past, user_text)
+        if self._may_not_fit(user_text):
+            over = len(self.llm.render(messages)) + cfg.llm.max_answer_tokens - (cfg.llm.n_ctx - 1)
+            if over > 0:
+                room = self.llm.count_tokens(messages[-1]["content"]) - over
+                messages[-1]["content"] = await self.call(
+                    fit_question, user_text, room, self.llm.count_tokens
+                )
+        return messages
+
+    def _may_not_fit(self, user_text: str) -> bool:
+        """Whether the prompt with this question might leave the answer less than max_answer_tokens
+        of the context, from bounds alone (a token is at least one byte; the window holds at most
+        [memory] max_tokens), so an everyday question costs no tokenizing of the whole prompt."""
+        cfg = self.pipeline.config
+        bound = len(user_text.encode()) + len(cfg.llm.system_prompt.encode()) + cfg.memory.max_tokens
+        bound += MESSAGE_SCAFFOLD_TOKENS * (cfg.memory.window_turns + 3) + cfg.llm.max_answer_tokens
+        return bound > cfg.llm.n_ctx - 1
 
 
 class SpeechStage(Stage):

@@ -4,6 +4,9 @@
     remembered = window(history, cfg, llm.count_tokens)
     messages = build_messages(llm_cfg.system_prompt, remembered, user_text)
 
+The question itself is never dropped, but one too long for the context (a pasted page in `chat`)
+keeps its start and end (`fit_question`), so the answer still has `max_answer_tokens` of room.
+
 The window is a contiguous run of the newest turns, bounded three ways:
 1. at most `window_turns` turns;
 2. each text at most `max_item_chars` characters, cut at a word boundary and ended with "…";
@@ -65,6 +68,25 @@ def window(turns: Sequence[Turn], cfg: MemoryConfig, count_tokens: Callable[[str
     while start < len(items) and items[start].role != "user":  # no orphaned answer at the front
         start += 1
     return items[start:]
+
+
+def fit_question(text: str, max_tokens: int, count_tokens: Callable[[str], int]) -> str:
+    """`text` if it is at most `max_tokens` tokens, else its start and its end around "…", cut at
+    word boundaries, as many words as fit: a pasted text's instruction may stand at either end
+    ("summarize this: ..." or "... what does it mean?")."""
+    text = text.strip()
+    if count_tokens(text) <= max_tokens:
+        return text
+    words = text.split()
+
+    def kept(k: int) -> str:  # the first ceil(k/2) and the last floor(k/2) words
+        return " ".join([*words[: k - k // 2], ELLIPSIS, *words[len(words) - k // 2 :]])
+
+    lo, hi = 0, len(words) - 1  # the most words that fit: kept(lo) fits (or nothing does), kept(hi + 1) not
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if count_tokens(kept(mid)) <= max_tokens else (lo, mid - 1)
+    return kept(lo)
 
 
 def build_messages(system_prompt: str, remembered: Sequence[Turn], user_text: str) -> list[dict]:

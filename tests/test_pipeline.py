@@ -354,6 +354,24 @@ def test_a_missing_speaker_is_reported_once_until_it_plays_again(tmp_path):
     assert [t.role for t in _stored(_config(tmp_path))] == ["user", "assistant"] * 4
 
 
+def test_a_question_longer_than_the_context_is_read_by_its_start_and_end(tmp_path):
+    """A page pasted into `chat` failed its turn: "prompt is 6058 tokens but [llm] n_ctx allows 2047"."""
+    cfg, console = _config(tmp_path, n_ctx=512), Console(io.StringIO(), show_latency=False)
+    question = "Summarize this: " + "the cat sat on the mat and looked around. " * 100 + "Who sat on the mat?"
+
+    async def body(pipe):
+        return await pipe.ask(question), await pipe.ask("Thank you.")
+
+    long, after = asyncio.run(_session(cfg, body, speak=False, observer=console))
+    assert long.answer_text.strip() and after.answer_text.strip()
+    warnings = [line for line in console.out.getvalue().splitlines() if "warning:" in line]
+    assert len(warnings) == 1 and "it reads the start and the end" in warnings[0]  # not for "Thank you."
+    first = _log(cfg)[0]
+    assert first["prompt_tokens"] + cfg.llm.max_answer_tokens <= 512 - 1  # the answer kept its room
+    assert first["prompt_tokens"] > 512 - cfg.llm.max_answer_tokens - 40  # and the question the rest
+    assert _stored(cfg)[0].text == question.strip()  # remembered as said
+
+
 def test_a_turn_that_fails_as_it_is_stored_ends_its_line_for_the_next_answer(tmp_path):
     """Console.error after an answer's text left that line open: the next answer was printed
     without its "assistant: ", run on from the error."""

@@ -2,7 +2,7 @@
 
 from assistant.config import MemoryConfig
 from assistant.memory import Turn
-from assistant.prompt import ELLIPSIS, build_messages, shorten, shown_text, window
+from assistant.prompt import ELLIPSIS, build_messages, fit_question, shorten, shown_text, window
 
 
 def words(text: str) -> int:
@@ -78,6 +78,23 @@ def test_window_drops_an_answer_whose_question_did_not_fit():
     cfg = MemoryConfig(window_turns=8, max_tokens=32)
     turns = [Turn("user", "long " * 40, id=1), Turn("assistant", "short answer", id=2)]
     assert window(turns, cfg, words) == []
+
+
+def test_fit_question_keeps_a_question_that_fits_whole():
+    assert fit_question("  what time is it  ", 4, words) == "what time is it"
+
+
+def test_fit_question_keeps_the_start_and_the_end_as_many_words_as_fit():
+    text = "summarize this: " + "w " * 500 + "what is it about?"
+    fitted = fit_question(text, 40, words)
+    assert words(fitted) == 40  # the most that fit: 39 words and the "…"
+    start, end = fitted.split(f" {ELLIPSIS} ")
+    assert text.startswith(start) and text.endswith(end) and end.endswith("what is it about?")
+    assert start.split()[:2] == ["summarize", "this:"] and abs(words(start) - words(end)) <= 1
+
+
+def test_fit_question_with_no_room_is_the_ellipsis():
+    assert fit_question("one two three", 1, words) == ELLIPSIS
 
 
 def test_build_messages_order_and_roles():
