@@ -8,7 +8,9 @@ thread through a `threading.Event`.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import queue
 import re
 import threading
 import unicodedata
@@ -285,3 +287,31 @@ def _terminating_run_options(cancel: threading.Event):
 
     threading.Thread(target=watch, name="tts-cancel-watch", daemon=True).start()
     return run_options, done
+
+
+def synthesize_ahead(tts: PiperTts, text: str, ahead: int = 2) -> Iterator[np.ndarray]:
+    """`tts.synthesize(text)` made on a thread of its own, up to `ahead` sentences ahead of the
+    caller, who may play one while the next is made. Its errors come out of the iteration."""
+    pieces: queue.Queue = queue.Queue(maxsize=ahead)
+    stop = threading.Event()  # the caller went away (an error while playing, Ctrl-C)
+
+    def make() -> None:
+        try:
+            for piece in tts.synthesize(text, stop):
+                pieces.put(piece)
+            pieces.put(None)
+        except Exception as err:  # noqa: BLE001 - handed to the caller, raised there
+            pieces.put(err)
+
+    maker = threading.Thread(target=make, name="tts-ahead", daemon=True)
+    maker.start()
+    try:
+        while (piece := pieces.get()) is not None:
+            if isinstance(piece, Exception):
+                raise piece
+            yield piece
+    finally:
+        stop.set()
+        while maker.is_alive():  # unblock a maker waiting on a full queue
+            with contextlib.suppress(queue.Empty):
+                pieces.get(timeout=0.05)

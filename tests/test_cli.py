@@ -4,11 +4,14 @@ no microphone work end to end: say, transcribe, chat, memory (on a real SQLite f
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import jiwer
+import numpy as np
 import pytest
 import soundfile as sf
+from conftest import RECORD_RATE
 
 from assistant import cli
 from assistant.config import MemoryConfig
@@ -94,6 +97,19 @@ def test_say_with_nothing_to_say_is_one_line_not_a_crash(private_config, text):
     said = _cli("say", text, "--output", "said.wav", config=private_config)
     assert said.returncode == 1 and not (private_config.parent / "said.wav").exists()
     assert said.stderr.count("\n") == 1 and "nothing to say" in said.stderr, said.stderr
+
+
+def test_say_aloud_speaks_every_sentence_on_the_speaker(private_config, pulse):
+    # Played sentence by sentence as each is made (it waited for the whole text before).
+    start = time.perf_counter_ns()
+    said = _cli("say", "Set a timer for ten minutes. Turn on the kitchen lights.", config=private_config)
+    assert said.returncode == 0 and said.stderr == "", said.stderr
+    heard = pulse.speaker.since(start)
+    voiced = np.abs(heard) > 0.01
+    assert 2.0 < np.ptp(voiced.nonzero()[0]) / RECORD_RATE < 6.0, "not the two sentences' length"
+    sf.write(private_config.parent / "heard.wav", heard, RECORD_RATE)
+    text = json.loads(_cli("transcribe", "--json", "heard.wav", config=private_config).stdout)["text"]
+    assert jiwer.wer("set a timer for ten minutes turn on the kitchen lights", text) <= 0.25, text
 
 
 def test_say_reads_text_as_an_answer_is_read(private_config):

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from assistant.config import TtsConfig
-from assistant.tts import ClauseSplitter, ModelLoadError, PiperTts, clean_text
+from assistant.tts import ClauseSplitter, ModelLoadError, PiperTts, clean_text, synthesize_ahead
 
 REPLY = (
     "Sure, the weather in Paris tomorrow looks mild, with a high of 21.5 degrees. "
@@ -111,6 +111,37 @@ def test_cancel_interrupts_a_running_inference(piper_tts):
     got = list(piper_tts.synthesize(text, cancel))
     assert got == []
     assert time.perf_counter() - start < 0.4  # uncancelled, this sentence takes over a second
+
+
+class _Sentences:
+    """Stands in for PiperTts.synthesize: `n` one-sample sentences, then maybe an error."""
+
+    def __init__(self, n: int, error: Exception | None = None):
+        self.n, self.error, self.made = n, error, 0
+
+    def synthesize(self, text, cancel=None):
+        for _ in range(self.n):
+            if cancel is not None and cancel.is_set():
+                return
+            self.made += 1
+            yield np.full(1, self.made, np.float32)
+        if self.error:
+            raise self.error
+
+
+def test_synthesize_ahead_yields_every_sentence_in_order_and_its_errors():
+    assert [int(p[0]) for p in synthesize_ahead(_Sentences(5), "text")] == [1, 2, 3, 4, 5]
+    with pytest.raises(RuntimeError, match="voice broke"):
+        list(synthesize_ahead(_Sentences(2, RuntimeError("voice broke")), "text"))
+
+
+def test_synthesize_ahead_stops_making_when_the_caller_stops_listening():
+    tts = _Sentences(1000)
+    pieces = synthesize_ahead(tts, "text", ahead=2)
+    next(pieces)
+    pieces.close()  # an error while playing, or Ctrl-C
+    assert not any(t.name == "tts-ahead" for t in threading.enumerate())
+    assert tts.made <= 5  # one taken, two ahead, one blocked at the queue, one on the way out
 
 
 def test_missing_or_corrupt_voice_is_one_clear_line(tmp_path):
