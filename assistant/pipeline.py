@@ -143,7 +143,7 @@ class AnswerStage(Stage):
             # The user's new message is the last of `recent`; the window covers what came before it.
             messages = await self.messages(recent[:-1], turn.user_text)
         if messages[-1]["content"] != turn.user_text.strip():
-            tokens = self.llm.count_tokens(turn.user_text.strip())
+            tokens = await self.call(self.llm.count_tokens, turn.user_text.strip())
             self.pipeline.observer.warning(
                 f"your message is {tokens} tokens, more than the model's context holds: it reads "
                 "the start and the end (fix: raise [llm] n_ctx to read more)"
@@ -157,13 +157,17 @@ class AnswerStage(Stage):
         past = await self.call(window, history, cfg.memory, self.llm.count_tokens)
         messages = build_messages(cfg.llm.system_prompt, past, user_text)
         if self._may_not_fit(user_text):
-            over = len(self.llm.render(messages)) + cfg.llm.max_answer_tokens - (cfg.llm.n_ctx - 1)
-            if over > 0:
-                room = self.llm.count_tokens(messages[-1]["content"]) - over
-                messages[-1]["content"] = await self.call(
-                    fit_question, user_text, room, self.llm.count_tokens
-                )
+            messages[-1]["content"] = await self.call(self._fit, messages)
         return messages
+
+    def _fit(self, messages: list[dict]) -> str:
+        """The last message's text, cut (`fit_question`) so as to leave the answer max_answer_tokens.
+        On the stage's thread, as every other call into llama.cpp, which is not made for several threads."""
+        cfg, question = self.pipeline.config, messages[-1]["content"]
+        over = len(self.llm.render(messages)) + cfg.llm.max_answer_tokens - (cfg.llm.n_ctx - 1)
+        if over <= 0:
+            return question
+        return fit_question(question, self.llm.count_tokens(question) - over, self.llm.count_tokens)
 
     def _may_not_fit(self, user_text: str) -> bool:
         """Whether the prompt with this question might leave the answer less than max_answer_tokens

@@ -271,13 +271,13 @@ def test_a_request_heard_as_two_turns_is_measured_on_its_last(bench, pulse, asr_
     pause = np.zeros(bench.RATE * 4 // 5, np.float32)  # 800 ms
     write_wav(tmp_path / "split.wav", np.concatenate([please.audio, pause, rest.audio]))
     request = bench._speech(tmp_path / "split.wav")
-    cfg, result, underflows = _split_request(bench, pulse, asr_checkpoint, request, tmp_path / "first")
-    if not result.answered and underflows >= STARVED_UNDERFLOWS:
-        # The machine fell behind: paplay's end came late, so the request seemed not heard to its end
-        # (CI, 2026-12-06, 10 underflows). Once more, as the mid-answer test does; a second starved
-        # run fails like any other.
-        warnings.warn(f"a starved run heard no request to its end: {result}", stacklevel=1)
-        cfg, result, underflows = _split_request(bench, pulse, asr_checkpoint, request, tmp_path / "again")
+    # Starved (CI, 2026-12-06, 10 underflows): paplay's end came late, so no request seemed heard to its end.
+    once_more_if_starved(
+        lambda name: _split_request(bench, pulse, asr_checkpoint, request, tmp_path / name), check_split
+    )
+
+
+def check_split(bench, cfg, result, underflows: int) -> None:
     assert len(result.split_requests) == 1, (f"{underflows} output underflows", result)
     log = bench.latency_log(cfg)
     assert [record["turn"] for record in log[1:]] == result.answered, (log, result)
@@ -288,7 +288,7 @@ def test_a_request_heard_as_two_turns_is_measured_on_its_last(bench, pulse, asr_
 
 
 def _split_request(bench, pulse, asr_checkpoint, request, root: Path):
-    """The request once through a fresh assistant: its config, the bench's result, output underflows."""
+    """The request once through a fresh assistant: the bench, its config, its result, output underflows."""
     root.mkdir()
     cfg = bench.make_config(root, "webrtc", asr_checkpoint, max_tokens=40)
 
@@ -297,7 +297,22 @@ def _split_request(bench, pulse, asr_checkpoint, request, root: Path):
         await idle(live)
         return result, live.pipe.sink.underflows
 
-    return cfg, *run_live(bench, cfg, body)
+    return bench, cfg, *run_live(bench, cfg, body)
+
+
+def once_more_if_starved(run, check) -> None:
+    """`check(*run("first"))`; when it fails on a starved machine (STARVED_UNDERFLOWS output underflows
+    or more: the assistant's output ran dry again and again, which a quiet run never does, as on a
+    shared CI machine whose LLM ran at a quarter of its speed), the machine fell behind, not the
+    barge-in: once more. A second failure fails like any other."""
+    outcome = run("first")
+    try:
+        check(*outcome)
+    except AssertionError as failure:
+        if outcome[-1] < STARVED_UNDERFLOWS:
+            raise
+        warnings.warn(f"a starved run failed: {failure}", stacklevel=1)
+        check(*run("again"))
 
 
 # --- (b) a question mid-answer stops it at once and is answered --------------------------------------
@@ -317,7 +332,7 @@ def mid_answer_barge_ins(bench, looped, asr_checkpoint, voices, root: Path, onse
         await answered(live, results[-1].turn)
         return results, live.pipe.sink.underflows
 
-    return cfg, *run_live(bench, cfg, body)
+    return bench, cfg, *run_live(bench, cfg, body)
 
 
 def stopped_at_hold(results) -> bool:
@@ -334,18 +349,9 @@ def test_a_question_mid_answer_stops_playback_and_is_answered(
     bench, looped, asr_checkpoint, voices, tmp_path, onset_detector
 ):
     run = (bench, looped, asr_checkpoint, voices)
-    cfg, results, underflows = mid_answer_barge_ins(*run, tmp_path / "first", onset_detector)
-    try:
-        check_mid_answer(bench, cfg, results, underflows)
-    except AssertionError as failure:
-        if underflows < STARVED_UNDERFLOWS:
-            raise
-        # The machine fell behind, not the barge-in: the assistant's output ran dry again and again
-        # (never in a quiet run), as on a shared CI machine whose LLM ran at a quarter of its speed.
-        # Once more; a second starved run fails like any other.
-        warnings.warn(f"a starved run failed: {failure}", stacklevel=1)
-        cfg, results, underflows = mid_answer_barge_ins(*run, tmp_path / "again", onset_detector)
-        check_mid_answer(bench, cfg, results, underflows)
+    once_more_if_starved(
+        lambda name: mid_answer_barge_ins(*run, tmp_path / name, onset_detector), check_mid_answer
+    )
 
 
 def check_mid_answer(bench, cfg, results, underflows: int) -> None:
