@@ -214,8 +214,9 @@ def _cmd_say(args) -> int:
         write_wav(Path(args.output), audio, tts.sample_rate)
         print(f"wrote {args.output} ({len(audio) / tts.sample_rate:.2f} s)")
         return 0
-    # Each sentence plays as soon as it is made, the next made meanwhile: a paragraph of 16 s
-    # sounded after 2.3 s when the whole text was synthesized first, now after its first sentence.
+    # Each sentence plays as soon as it is made, the next made meanwhile: a paragraph of 16 s was
+    # heard 2.6 s after the command's start when the whole text was made first, now 1.5 s
+    # (scripts/bench_say.py, README).
     pause = np.zeros(int(tts.sample_rate * cfg.tts.clause_pause_ms / 1000), np.float32)
     with Player(cfg.audio) as player:
         for sentence in synthesize_ahead(tts, text):
