@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import subprocess
@@ -246,22 +247,25 @@ def test_loopback_lets_the_microphone_hear_the_speaker(pulse):
     assert levels[1] < SILENT_RMS
 
 
-def test_capture_reopens_after_the_server_dies(pulse):
+def test_capture_reopens_after_the_server_dies(pulse, caplog):
     errors: list[str] = []
     frames: list[int] = []
     cfg = AudioConfig(reopen_initial_s=0.2, reopen_max_s=0.4)
-    with Capture(cfg, lambda f, t: frames.append(t), on_error=errors.append) as capture:
-        time.sleep(0.3)
-        pulse.restart()
-        _wait_for(lambda: capture.reopens >= 1, timeout=10)
-        resumed = len(frames)
-        time.sleep(0.3)
-        assert len(frames) > resumed + 5  # frames flow again
+    with caplog.at_level(logging.WARNING, logger="assistant.audio.devices"):
+        with Capture(cfg, lambda f, t: frames.append(t), on_error=errors.append) as capture:
+            time.sleep(0.3)
+            pulse.restart()
+            _wait_for(lambda: capture.reopens >= 1, timeout=10)
+            resumed = len(frames)
+            time.sleep(0.3)
+            assert len(frames) > resumed + 5  # frames flow again
     assert errors and "retrying in 0.2 s" in errors[0]
+    assert "is back, at" in caplog.records[-1].getMessage()  # said only at debug level before
 
 
-def test_capture_backs_off_exponentially_while_the_device_cannot_open(monkeypatch):
+def test_capture_backs_off_exponentially_while_the_device_cannot_open(monkeypatch, caplog):
     errors: list[str] = []
+    caplog.set_level(logging.WARNING, logger="assistant.audio.devices")
 
     def refuse(self):
         raise AudioDeviceError("cannot open input device 'x': gone")
@@ -274,6 +278,8 @@ def test_capture_backs_off_exponentially_while_the_device_cannot_open(monkeypatc
     capture.stop()
     delays = [e.rsplit("retrying in ", 1)[1] for e in errors[:5]]
     assert delays == ["0.01 s", "0.02 s", "0.04 s", "0.04 s", "0.04 s"]
+    # `assistant run` without a microphone warned every 8 s for as long as it ran; now once
+    assert [r.getMessage() for r in caplog.records] == [errors[0]]
 
 
 def _wait_for(condition, timeout: float) -> None:

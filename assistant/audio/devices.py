@@ -512,7 +512,8 @@ class Capture:
     `t_first_ns` estimates, on the perf_counter_ns() clock, when the frame's first sample was
     captured. If the device fails or goes silent for `STALL_S` (unplugged, server restarted), it is
     reported through `on_error(message)` and the log, then reopened after `reopen_initial_s`, doubling
-    up to `reopen_max_s`; nothing is raised to the caller after `start()`.
+    up to `reopen_max_s`; nothing is raised to the caller after `start()`. The log warns once per
+    problem (the same one again is at debug level) and again when the device is back.
     """
 
     def __init__(
@@ -562,13 +563,15 @@ class Capture:
 
     def _run(self) -> None:
         """Worker: open, deliver until failure or stop, report, back off, reopen."""
-        delay, failed = self.cfg.reopen_initial_s, False
+        delay, failed, told = self.cfg.reopen_initial_s, False, ""
         while not self._stop.is_set():
             try:
                 resampler = self._open()
                 if failed:
                     self.reopens += 1
-                    log.info("input device %r reopened at %d Hz", self._name(), self.device_rate)
+                    # The user was told it failed (a warning), so is told it is back, at the same level.
+                    log.warning("input device %r is back, at %d Hz", self._name(), self.device_rate)
+                    told = ""
                 delivered = self.frames
                 problem = self._deliver(resampler)
                 if problem is None:
@@ -578,7 +581,9 @@ class Capture:
             except AudioDeviceError as err:
                 problem = str(err)
             self._close()
-            self._report(f"{problem}; retrying in {delay:g} s")
+            # The same problem again (a microphone that stays away) is said once, not every 8 s.
+            self._report(f"{problem}; retrying in {delay:g} s", again=problem == told)
+            told = problem
             self._stop.wait(delay)
             delay, failed = min(delay * 2, self.cfg.reopen_max_s), True
         self._close()
@@ -650,8 +655,8 @@ class Capture:
         except (sd.PortAudioError, ValueError):
             return str(self._device)
 
-    def _report(self, message: str) -> None:
-        log.warning(message)
+    def _report(self, message: str, again: bool = False) -> None:
+        log.log(logging.DEBUG if again else logging.WARNING, message)
         if self.on_error is not None:
             try:
                 self.on_error(message)
