@@ -77,10 +77,13 @@ def fit_question(text: str, max_tokens: int, count_tokens: Callable[[str], int])
     text = text.strip()
     if count_tokens(text) <= max_tokens:
         return text
-    words = text.split()
+    words, sep = text.split(), " "
+    if len(words) < 2:  # one long "word" (a pasted blob, text without spaces): cut it by characters
+        words, sep = list(text), ""
 
     def kept(k: int) -> str:  # the first ceil(k/2) and the last floor(k/2) words
-        return " ".join([*words[: k - k // 2], ELLIPSIS, *words[len(words) - k // 2 :]])
+        head, tail = sep.join(words[: k - k // 2]), sep.join(words[len(words) - k // 2 :])
+        return " ".join(part for part in (head, ELLIPSIS, tail) if part)
 
     lo, hi = 0, len(words) - 1  # the most words that fit: kept(lo) fits (or nothing does), kept(hi + 1) not
     while lo < hi:

@@ -93,6 +93,16 @@ def test_fit_question_keeps_the_start_and_the_end_as_many_words_as_fit():
     assert start.split()[:2] == ["summarize", "this:"] and abs(words(start) - words(end)) <= 1
 
 
+def test_fit_question_cuts_one_long_word_by_characters():
+    blob = "x" * 100
+
+    def chars(text: str) -> int:
+        return len(text)
+
+    fitted = fit_question(blob, 21, chars)
+    assert fitted == "x" * 9 + f" {ELLIPSIS} " + "x" * 9  # 21 characters, not "…" alone
+
+
 def test_fit_question_with_no_room_is_the_ellipsis():
     assert fit_question("one two three", 1, words) == ELLIPSIS
 
