@@ -124,7 +124,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--output-device", metavar="DEV", help="speaker (index or name part)")
 
     p = command(
-        "transcribe", _cmd_transcribe, "Transcribe audio files (WAV/FLAC, any rate) with the recognizer."
+        "transcribe",
+        _cmd_transcribe,
+        "Transcribe audio files (WAV, FLAC, Ogg/Opus, MP3; any rate) with the recognizer.",
     )
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument(

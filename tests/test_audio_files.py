@@ -57,3 +57,13 @@ def test_empty_and_missing_files(tmp_path):
         read_audio(tmp_path / "missing.wav")
     with pytest.raises(AudioFileError, match="is a folder, not an audio file"):
         read_audio(tmp_path)  # said "not found" of a folder that is there
+
+
+@pytest.mark.parametrize(("fmt", "subtype"), [("OGG", "VORBIS"), ("OGG", "OPUS"), ("MP3", "MPEG_LAYER_III")])
+def test_compressed_files_are_read_too(tmp_path, fmt, subtype):
+    """The help said WAV/FLAC; the soundfile wheel's libsndfile reads these as well (a phone's memo)."""
+    tone = (0.3 * np.sin(2 * np.pi * 440 * np.arange(48000) / 48000)).astype(np.float32)
+    path = tmp_path / f"memo.{subtype.lower()}"
+    sf.write(path, tone, 48000, format=fmt, subtype=subtype)
+    x = read_audio(path)
+    assert abs(len(x) - 16000) < 1600 and 0.15 < np.sqrt(np.mean(x**2)) < 0.3  # 1 s of the tone at 16 kHz
