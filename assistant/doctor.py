@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from assistant.config import Config, config_source
 
 Check = tuple[bool, str, str]
+WINDOW_THE_EMBEDDED_MODEL_USES = 2  # [memory] window_turns beyond it: copied answers (bench_answers.py)
 
 
 def run_checks(cfg: Config, config_path: str | None = None) -> Iterator[Check]:
@@ -138,9 +139,16 @@ def _memory(cfg: Config) -> str:
     memory = Memory(cfg.memory)
     memory.build()
     try:
-        return f"{cfg.memory.db_path} ({memory.count()} turns)"
+        detail = f"{cfg.memory.db_path} ({memory.count()} turns)"
     finally:
         memory.close()
+    if cfg.memory.window_turns > WINDOW_THE_EMBEDDED_MODEL_USES and not cfg.llm.model:
+        # A config copied from before 2026-12-06 keeps the old default of 8 (README, Memory).
+        detail += (
+            f"; note: window_turns = {cfg.memory.window_turns}: the embedded model copies its own "
+            f"remembered answers with more than {WINDOW_THE_EMBEDDED_MODEL_USES} (README, Memory)"
+        )
+    return detail
 
 
 def _writable_dir(path) -> str:

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from assistant import doctor
-from assistant.config import AsrConfig, BargeinConfig, Config, LlmConfig
+from assistant.config import AsrConfig, BargeinConfig, Config, LlmConfig, MemoryConfig
 
 
 def test_the_embedded_llm_loads_and_prefills():
@@ -83,3 +83,14 @@ def test_the_config_line_names_the_file_given_with_config(tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("ASSISTANT_CONFIG", raising=False)
     assert next(doctor.run_checks(Config())) == (True, "config", "built-in defaults")
+
+
+def test_the_memory_check_notes_a_window_the_embedded_model_copies_from(tmp_path):
+    """A config.toml copied from before 2026-12-06 keeps window_turns = 8 and the copied answers."""
+
+    def memory_line(**memory) -> str:
+        cfg = Config(memory=MemoryConfig(path=str(tmp_path / "memory.db"), **memory))
+        return doctor._memory(cfg)
+
+    assert memory_line() == f"{tmp_path / 'memory.db'} (0 turns)"
+    assert "note: window_turns = 8: the embedded model copies" in memory_line(window_turns=8)
