@@ -28,6 +28,7 @@ rather than corrupting.
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 import sqlite3
 import threading
@@ -41,6 +42,8 @@ from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from assistant.config import MemoryConfig
+
+log = logging.getLogger(__name__)
 
 ROLES = ("user", "assistant")
 _EXPORT_PAGE = 500  # rows fetched per lock hold while exporting
@@ -143,6 +146,12 @@ class Memory:
                 f"memory database {self.path}: another assistant (pid {holder}) holds this "
                 "conversation; fix: stop that one, or give this one its own [memory] path"
             ) from None
+        except OSError as err:  # a file system without locks (ENOLCK): go on unguarded, as before
+            os.close(fd)
+            log.warning(
+                "memory %s: cannot lock %s (%s); two assistants could share it", self.path, lock_path, err
+            )
+            return self
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         self._claim_fd = fd

@@ -1,5 +1,6 @@
 """Memory on real SQLite files: verbs, durability under SIGKILL, speed at 10,000 turns, the window."""
 
+import errno
 import json
 import os
 import signal
@@ -262,6 +263,17 @@ def test_one_assistant_at_a_time_holds_the_conversation_until_it_ends_even_by_si
     third = Memory(cfg).build().claim()
     assert third.count() == 2
     third.close()
+
+
+def test_a_file_system_without_locks_goes_on_unguarded_with_a_warning(cfg, monkeypatch, caplog):
+    def no_locks(fd, op):
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(memory_module.fcntl, "flock", no_locks)
+    memory = Memory(cfg).build().claim()  # as before claims existed, not a failed start
+    memory.add("user", "still remembered")
+    memory.close()
+    assert "cannot lock" in caplog.text and "two assistants could share it" in caplog.text
 
 
 # -- speed and the window with the real tokenizer -------------------------------------------
