@@ -84,6 +84,10 @@ class Console:
 async def chat(cfg: Config, mute: bool = False) -> int:
     """Typed conversation: each line is a turn; EOF or Ctrl-C ends it, completed turns are kept."""
     console = Console()
+    if hasattr(sys.stdin, "reconfigure"):  # before the first read, which fixes the stream's settings
+        # A byte that is not UTF-8 (a Latin-1 "é" piped in) became a surrogate that failed the turn
+        # as it was stored; as "�" the turn goes on.
+        sys.stdin.reconfigure(errors="replace")
     pipe = pipeline_mod.create(cfg, speak=not mute, observer=console)
     await pipe.open()
     try:

@@ -1,3 +1,6 @@
+import os
+from pathlib import Path
+
 import numpy as np
 import pytest
 import soundfile as sf
@@ -67,3 +70,12 @@ def test_compressed_files_are_read_too(tmp_path, fmt, subtype):
     sf.write(path, tone, 48000, format=fmt, subtype=subtype)
     x = read_audio(path)
     assert abs(len(x) - 16000) < 1600 and 0.15 < np.sqrt(np.mean(x**2)) < 0.3  # 1 s of the tone at 16 kHz
+
+
+def test_a_file_whose_name_is_not_utf8_is_read(tmp_path):
+    """libsndfile takes a name as UTF-8: a Latin-1 "é" in it was "cannot read audio" of a file there."""
+    tone = (0.3 * np.sin(np.arange(1600) / 5)).astype(np.float32)
+    path = Path(os.fsdecode(bytes(tmp_path) + b"/caf\xe9.wav"))  # as the file system hands it over
+    write_wav(tmp_path / "plain.wav", tone)
+    (tmp_path / "plain.wav").rename(path)
+    np.testing.assert_allclose(read_audio(path), tone, atol=1e-4)

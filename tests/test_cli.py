@@ -180,6 +180,15 @@ def test_a_second_chat_on_the_same_memory_stops_with_one_line_and_leaves_the_fir
     assert again.returncode == 0, again.stderr  # the claim ended with the first chat
 
 
+def test_chat_reads_a_line_that_is_not_utf8(private_config):
+    # A Latin-1 "é" piped in failed the turn: "UnicodeEncodeError: ... surrogates not allowed".
+    argv = [sys.executable, "-m", "assistant.cli", "--config", str(private_config), "chat", "--mute"]
+    chat = subprocess.run(argv, input=b"caf\xe9 au lait?\n", capture_output=True, timeout=300)
+    assert chat.returncode == 0 and b"error" not in chat.stdout, chat.stdout
+    exported = _cli("memory", "export", config=private_config).stdout.splitlines()
+    assert json.loads(exported[0])["text"] == "caf\ufffd au lait?"
+
+
 @pytest.fixture
 def three_turns(private_config):
     """(config file, database path) with three turns remembered, the last one interrupted."""

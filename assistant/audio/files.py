@@ -38,12 +38,17 @@ def read_audio(path: str | Path, rate: int = SAMPLE_RATE) -> np.ndarray:
         raise AudioFileError(f"{path} is a folder, not an audio file")
     if not path.is_file():
         raise AudioFileError(f"audio file not found: {path}")
+    opening = ""  # soundfile's start of an error, which names the file: we name it once ourselves
     try:
-        samples, file_rate = sf.read(path, dtype="float32", always_2d=False)
+        # Opened here, not by name: libsndfile takes the name as UTF-8, and a name that is not
+        # (a Latin-1 "é" from an old archive) was "cannot read audio" of a file that is there.
+        with open(path, "rb") as f:
+            opening = f"Error opening {f!r}: "
+            samples, file_rate = sf.read(f, dtype="float32", always_2d=False)
     except Exception as e:  # noqa: BLE001 - libsndfile reports every unreadable format its own way
         # Its words can mislead ("File does not exist ..." of an MP3 it cannot parse), so name the fix too.
-        reason = gist(e).removeprefix(f"Error opening {str(path)!r}: ").rstrip(".")  # it names the file too
-        fix = f"fix: convert it to WAV (e.g. ffmpeg -i {path} {path.with_suffix('.wav').name})"
+        reason = gist(e).removeprefix(opening).rstrip(".") if opening else gist(e).rstrip(".")
+        fix = f"fix: convert it to WAV (e.g. ffmpeg -i {path} {path.with_suffix('.wav')})"
         raise AudioFileError(f"cannot read audio from {path} ({reason}); {fix}") from e
     if samples.size == 0:
         raise AudioFileError(f"audio file {path} contains no samples")
