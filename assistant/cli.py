@@ -257,6 +257,7 @@ def _cmd_latency(args) -> int:
     from assistant import metrics
 
     cfg = _load(args)
+    out = _plot_path(args.plot) if args.plot else None  # a bad name stops before the table is printed
     path = cfg.metrics.latency_log_path
     records, skipped = metrics.read_records(path, args.last)
     if not records:
@@ -264,12 +265,29 @@ def _cmd_latency(args) -> int:
     unread = f" ({skipped} line{'s' * (skipped != 1)} not a turn's record, skipped)" if skipped else ""
     print(f"{len(records)} turn{'s' * (len(records) != 1)} from {path}{unread}")
     print(metrics.format_table(metrics.summarize(records)))
-    if args.plot:
+    if out is not None:
         if not any("playback_start" in r.get("marks_ns", {}) for r in records):
             raise UserError(f"none of these {len(records)} turns was spoken (chat --mute?): nothing to plot")
-        metrics.plot(records, Path(args.plot))
-        print(f"wrote {args.plot}")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        metrics.plot(records, out)
+        print(f"wrote {out}")
     return 0
+
+
+PLOT_FORMATS = (".png", ".svg", ".pdf")
+
+
+def _plot_path(arg: str) -> Path:
+    """Where `latency --plot` writes: a file of a format named by its suffix (a folder was written
+    as FOLDER.png, and "wrote FOLDER" said; a .txt was matplotlib's list of 16 formats)."""
+    out = Path(arg).expanduser()
+    if out.is_dir():
+        raise UserError(f"--plot {arg}: a folder; fix: name a file in it, e.g. {out / 'latency.png'}")
+    if out.suffix.lower() not in PLOT_FORMATS:
+        raise UserError(
+            f"--plot {arg}: not a {', '.join(PLOT_FORMATS)} file; fix: end the name with one of them"
+        )
+    return out
 
 
 def _cmd_memory(args) -> int:
