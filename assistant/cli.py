@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from assistant import config as config_mod
@@ -106,7 +107,10 @@ def _parser() -> argparse.ArgumentParser:
         "--input", metavar="WAV", help="read the question(s) from an audio file instead of the mic"
     )
     p.add_argument(
-        "--output", metavar="WAV", help="write the answers to an audio file instead of the speaker"
+        "--output",
+        type=_file_of(".wav", example="answers.wav"),
+        metavar="WAV",
+        help="write the answers to a WAV file instead of the speaker",
     )
     p.add_argument("--fast", action="store_true", help="with --input: feed the file as fast as possible")
     p.add_argument(
@@ -120,7 +124,12 @@ def _parser() -> argparse.ArgumentParser:
 
     p = command("say", _cmd_say, "Speak TEXT with the assistant's voice.")
     p.add_argument("text", help="what to say")
-    p.add_argument("--output", metavar="WAV", help="write a WAV file instead of playing it")
+    p.add_argument(
+        "--output",
+        type=_file_of(".wav", example="said.wav"),
+        metavar="WAV",
+        help="write a WAV file instead of playing it",
+    )
     p.add_argument("--output-device", metavar="DEV", help="speaker (index or name part)")
 
     p = command(
@@ -146,7 +155,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--last", type=_at_least_one, default=100, metavar="N", help="how many recent turns (default 100)"
     )
-    p.add_argument("--plot", metavar="PNG", help="also draw the per-stage breakdown to this PNG")
+    p.add_argument(
+        "--plot",
+        type=_file_of(".png", ".svg", ".pdf", example="latency.png"),
+        metavar="PNG",
+        help="also draw the per-stage breakdown to this PNG (or .svg, .pdf)",
+    )
 
     p = command("memory", _cmd_memory, "Show, export or clear the conversation memory.")
     p.add_argument("action", choices=["show", "export", "clear"])
@@ -155,6 +169,22 @@ def _parser() -> argparse.ArgumentParser:
 
     command("doctor", _cmd_doctor, "Check models, audio devices and the database; say what to fix.")
     return parser
+
+
+def _file_of(*suffixes: str, example: str) -> Callable[[str], Path]:
+    """An argparse type: a file to write, named with one of `suffixes`. `latency --plot` wrote a
+    folder as FOLDER.png and said "wrote FOLDER"; `say --output` of a folder, of a name without a
+    suffix or of a .mp3 was a TypeError or ValueError from soundfile."""
+
+    def file(value: str) -> Path:
+        path = Path(value).expanduser()
+        if path.is_dir():
+            raise argparse.ArgumentTypeError(f"{value} is a folder; name a file in it, e.g. {path / example}")
+        if path.suffix.lower() not in suffixes:
+            raise argparse.ArgumentTypeError(f"{value}: the name must end with {' or '.join(suffixes)}")
+        return path
+
+    return file
 
 
 def _at_least_one(value: str) -> int:
@@ -257,7 +287,6 @@ def _cmd_latency(args) -> int:
     from assistant import metrics
 
     cfg = _load(args)
-    out = _plot_path(args.plot) if args.plot else None  # a bad name stops before the table is printed
     path = cfg.metrics.latency_log_path
     records, skipped = metrics.read_records(path, args.last)
     if not records:
@@ -265,29 +294,13 @@ def _cmd_latency(args) -> int:
     unread = f" ({skipped} line{'s' * (skipped != 1)} not a turn's record, skipped)" if skipped else ""
     print(f"{len(records)} turn{'s' * (len(records) != 1)} from {path}{unread}")
     print(metrics.format_table(metrics.summarize(records)))
-    if out is not None:
+    if (out := args.plot) is not None:
         if not any("playback_start" in r.get("marks_ns", {}) for r in records):
             raise UserError(f"none of these {len(records)} turns was spoken (chat --mute?): nothing to plot")
         out.parent.mkdir(parents=True, exist_ok=True)
         metrics.plot(records, out)
         print(f"wrote {out}")
     return 0
-
-
-PLOT_FORMATS = (".png", ".svg", ".pdf")
-
-
-def _plot_path(arg: str) -> Path:
-    """Where `latency --plot` writes: a file of a format named by its suffix (a folder was written
-    as FOLDER.png, and "wrote FOLDER" said; a .txt was matplotlib's list of 16 formats)."""
-    out = Path(arg).expanduser()
-    if out.is_dir():
-        raise UserError(f"--plot {arg}: a folder; fix: name a file in it, e.g. {out / 'latency.png'}")
-    if out.suffix.lower() not in PLOT_FORMATS:
-        raise UserError(
-            f"--plot {arg}: not a {', '.join(PLOT_FORMATS)} file; fix: end the name with one of them"
-        )
-    return out
 
 
 def _cmd_memory(args) -> int:

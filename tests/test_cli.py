@@ -150,11 +150,16 @@ def test_chat_answers_each_line_remembers_the_turns_and_logs_their_latency(priva
     plot = _cli("latency", "--plot", "plot.png", config=private_config)
     assert plot.returncode == 1 and not (private_config.parent / "plot.png").exists()
     assert plot.stderr.count("\n") == 1 and "nothing to plot" in plot.stderr, plot.stderr
-    # a folder was written as FOLDER.png ("wrote FOLDER"); a .txt was matplotlib's list of formats
-    for name, problem in ((".", "a folder"), ("plot.txt", "not a .png, .svg, .pdf file")):
-        bad = _cli("latency", "--plot", name, config=private_config)
-        assert bad.returncode == 1 and bad.stdout == "" and bad.stderr.count("\n") == 1, bad.stderr
-        assert f"--plot {name}: {problem}; fix:" in bad.stderr
+    # a folder was written as FOLDER.png ("wrote FOLDER"); a .txt was matplotlib's list of formats;
+    # `say --output` of a folder or an .mp3 was soundfile's TypeError or ValueError
+    for command, name, problem in (
+        (["latency", "--plot"], ".", ". is a folder; name a file in it, e.g. latency.png"),
+        (["latency", "--plot"], "plot.txt", "plot.txt: the name must end with .png or .svg or .pdf"),
+        (["say", "hi", "--output"], ".", ". is a folder; name a file in it, e.g. said.wav"),
+        (["say", "hi", "--output"], "hi.mp3", "hi.mp3: the name must end with .wav"),
+    ):
+        bad = _cli(*command, name, config=private_config)
+        assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.endswith(f"{problem}\n"), bad.stderr
     # --last 0 showed every turn; `memory show --last 0` said "no turns remembered"
     for command in (["latency"], ["memory", "show"]):
         zero = _cli(*command, "--last", "0", config=private_config)
