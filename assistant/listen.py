@@ -247,12 +247,13 @@ async def run_files(cfg: Config, input_path: Path, output_path: Path | None, fas
     finally:
         listener.close()
         await pipe.stop()
+    if not listener.turns:  # and no empty answers file: "wrote a.wav (0.00 s of answers)" misled
+        print(f"assistant: no question recognized in {input_path}", file=sys.stderr)
+        return 1
     if output_path and sink is not None:
         seconds = sink.write(output_path)
         print(f"wrote {output_path} ({seconds:.2f} s of answers)")
-    if not listener.turns:
-        print(f"assistant: no question recognized in {input_path}", file=sys.stderr)
-    return 0 if listener.turns else 1
+    return 0
 
 
 async def _feed_file(listener: Listener, audio: np.ndarray, fast: bool) -> None:

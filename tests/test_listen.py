@@ -33,7 +33,7 @@ import numpy as np
 import pytest
 
 from assistant.asr.text import normalize
-from assistant.audio.files import read_audio
+from assistant.audio.files import read_audio, write_wav
 from assistant.config import DEFAULT_ASR_CHECKPOINT, BargeinConfig, Config, MemoryConfig, VadConfig
 from assistant.listen import EARLY_FINAL_MS, Listener
 from assistant.memory import Memory
@@ -503,6 +503,16 @@ def test_run_on_files(file_run):
     user, reply = file_run.stored
     assert user.role == "user" and user.text
     assert reply.role == "assistant" and reply.text and not reply.interrupted
+
+
+def test_a_file_with_no_question_writes_no_answers_file(tmp_path):
+    """It wrote an empty a.wav and said "wrote a.wav (0.00 s of answers)", then "no question recognized"."""
+    write_wav(tmp_path / "quiet.wav", np.zeros(RATE * 2, np.float32))
+    cli = [sys.executable, "-m", "assistant.cli", "--config", str(_write_config(tmp_path))]
+    cmd = [*cli, "run", "--input", str(tmp_path / "quiet.wav"), "--output", str(tmp_path / "a.wav"), "--fast"]
+    done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1 and done.stdout == "" and not (tmp_path / "a.wav").exists()
+    assert done.stderr == f"assistant: no question recognized in {tmp_path / 'quiet.wav'}\n"
 
 
 @pytest.mark.slow
