@@ -212,13 +212,13 @@ def _cmd_run(args) -> int:
     cfg = _load(args, audio__input_device=args.input_device, audio__output_device=args.output_device)
     from assistant.listen import run_files, run_live
 
-    if args.input or args.output:
-        if not args.input:
+    if not args.input:
+        if args.output:
             raise UserError("--output needs --input (answers to a file are for scripted runs)")
-        return asyncio.run(
-            run_files(cfg, Path(args.input), args.output and Path(args.output), fast=args.fast)
-        )
-    return asyncio.run(run_live(cfg))
+        if args.fast:  # it was ignored, and the microphone listened at its own pace
+            raise UserError("--fast needs --input (a microphone is only as fast as the speaker)")
+        return asyncio.run(run_live(cfg))
+    return asyncio.run(run_files(cfg, Path(args.input), args.output, fast=args.fast))
 
 
 def _cmd_chat(args) -> int:

@@ -199,6 +199,18 @@ def test_chat_reads_a_line_that_is_not_utf8(private_config):
     assert json.loads(exported[0])["text"] == "caf\ufffd au lait?"
 
 
+@pytest.mark.parametrize(
+    ("flag", "needs"),
+    [(["--output", "a.wav"], "--output needs --input"), (["--fast"], "--fast needs --input")],
+)
+def test_run_options_for_files_without_a_file_are_one_line(private_config, flag, needs):
+    # --fast alone was ignored: the microphone was opened and listened at its own pace
+    run = _cli("run", *flag, config=private_config)
+    assert (
+        run.returncode == 1 and run.stderr.startswith(f"assistant: {needs}") and run.stderr.count("\n") == 1
+    )
+
+
 @pytest.fixture
 def three_turns(private_config):
     """(config file, database path) with three turns remembered, the last one interrupted."""
