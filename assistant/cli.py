@@ -321,16 +321,27 @@ def _cmd_memory(args) -> int:
             for row in memory.export():
                 print(json.dumps(row, ensure_ascii=False))
         else:
-            if (
-                not args.yes
-                and input(f"Delete all {memory.count()} turns in {cfg.memory.db_path}? [y/N] ") != "y"
-            ):
+            count = memory.count()
+            question = f"Delete all {count} turn{'s' * (count != 1)} in {cfg.memory.db_path}?"
+            if not args.yes and not _confirmed(question):
                 print("nothing deleted")
                 return 1
-            print(f"deleted {memory.clear()} turns from {cfg.memory.db_path}")
+            deleted = memory.clear()
+            print(f"deleted {deleted} turn{'s' * (deleted != 1)} from {cfg.memory.db_path}")
     finally:
         memory.close()
     return 0
+
+
+def _confirmed(question: str) -> bool:
+    """y or yes, in any case (only "y" was); no answer at all (stdin closed: a script without
+    --yes) is a no, where it was "assistant: EOFError: EOF when reading a line"."""
+    try:
+        answer = input(f"{question} [y/N] ")
+    except EOFError:
+        print("(no answer: --yes deletes without asking)")
+        return False
+    return answer.strip().lower() in ("y", "yes")
 
 
 def _cmd_doctor(args) -> int:

@@ -252,9 +252,19 @@ def test_clear_asks_first_and_deletes_only_on_yes(three_turns):
     assert refused.returncode == 1 and refused.stdout.endswith("nothing deleted\n")
     assert f"Delete all 3 turns in {db}?" in refused.stdout
     assert len(_cli("memory", "export", config=config).stdout.splitlines()) == 3
+    unasked = _cli("memory", "clear", config=config, stdin="")  # a script without --yes: was an EOFError
+    assert (
+        unasked.returncode == 1 and unasked.stderr == "" and "--yes deletes without asking" in unasked.stdout
+    )
+    assert len(_cli("memory", "export", config=config).stdout.splitlines()) == 3
 
+    cased = _cli("memory", "clear", config=config, stdin=" Yes\n")  # only "y" was a yes
+    assert cased.returncode == 0 and cased.stdout.endswith(f"deleted 3 turns from {db}\n")
+    memory = Memory(MemoryConfig(path=str(db))).build()
+    memory.add("user", "what time is it")
+    memory.close()
     cleared = _cli("memory", "clear", "--yes", config=config)
-    assert cleared.returncode == 0 and cleared.stdout == f"deleted 3 turns from {db}\n"
+    assert cleared.returncode == 0 and cleared.stdout == f"deleted 1 turn from {db}\n"
     assert _cli("memory", "export", config=config).stdout == ""
     assert _cli("memory", "show", config=config).stdout == f"no turns remembered in {db}\n"
     # Forgotten means gone from the disk too, not only from the table (secure_delete, WAL truncated).
