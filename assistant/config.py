@@ -236,7 +236,7 @@ def config_source(path: str | Path | None = None) -> Path | None:
 def load(path: str | Path | None = None, overrides: dict | None = None) -> Config:
     """Read and validate the configuration; `overrides` ({"section": {"key": value}}) come from CLI flags."""
     source = config_source(path)
-    data = _read_toml(source) if source else {}
+    data = _read_toml(source, "--config" if path else ENV_VAR) if source else {}
     for section, values in (overrides or {}).items():
         data.setdefault(section, {}).update({k: v for k, v in values.items() if v is not None})
     try:
@@ -245,15 +245,24 @@ def load(path: str | Path | None = None, overrides: dict | None = None) -> Confi
         raise ConfigError(_describe(err, source)) from None
 
 
-def _read_toml(source: Path) -> dict:
+def _read_toml(source: Path, given_by: str) -> dict:
+    """`given_by`: what named the file (--config or the environment variable), for the fix."""
     try:
         return tomllib.loads(source.read_text(encoding="utf-8"))
     except FileNotFoundError:
+        fix = "check the path" + (f" or unset {ENV_VAR}" if given_by == ENV_VAR else "")
+        raise ConfigError(f"{source}: config file not found; fix: {fix}") from None
+    except IsADirectoryError:
+        fix = f"name the file, e.g. {source / 'config.toml'}"
+        raise ConfigError(f"{source}: a folder, not a config file; fix: {fix}") from None
+    except UnicodeDecodeError as err:
         raise ConfigError(
-            f"{source}: config file not found; fix: check the path or unset {ENV_VAR}"
+            f"{source}: not UTF-8 text ({err.reason} at byte {err.start}); fix: save it as UTF-8"
         ) from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"{source}: cannot read config file ({err}); fix: check its permissions") from None
+    except OSError as err:
+        raise ConfigError(
+            f"{source}: cannot read config file ({err.strerror}); fix: check its permissions"
+        ) from None
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{source}: not valid TOML ({err}); fix: correct the syntax there") from None
 

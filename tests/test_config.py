@@ -83,6 +83,30 @@ def test_a_file_key_naming_a_folder_is_one_clear_line(tmp_path, section, key, ex
     )
 
 
+def test_a_config_file_that_cannot_be_read_names_the_right_fix(tmp_path, monkeypatch):
+    """All three said "fix: check its permissions", or "unset ASSISTANT_CONFIG" of a --config."""
+    monkeypatch.delenv("ASSISTANT_CONFIG", raising=False)
+    latin1 = tmp_path / "latin1.toml"
+    latin1.write_bytes(b"[llm]\nsystem_prompt = 'Caf\xe9'\n")
+    for path, expected in (
+        (
+            tmp_path,
+            f"{tmp_path}: a folder, not a config file; fix: name the file, e.g. {tmp_path / 'config.toml'}",
+        ),
+        (
+            latin1,
+            f"{latin1}: not UTF-8 text (invalid continuation byte at byte {latin1.read_bytes().index(0xE9)}); fix: save it as UTF-8",
+        ),
+        (tmp_path / "gone.toml", f"{tmp_path / 'gone.toml'}: config file not found; fix: check the path"),
+    ):
+        with pytest.raises(config.ConfigError) as err:
+            config.load(path)
+        assert str(err.value) == expected
+    monkeypatch.setenv("ASSISTANT_CONFIG", str(tmp_path / "gone.toml"))
+    with pytest.raises(config.ConfigError, match="fix: check the path or unset ASSISTANT_CONFIG$"):
+        config.load()
+
+
 def test_env_var_selects_the_file(tmp_path, monkeypatch):
     path = _write(tmp_path, "[memory]\nwindow_turns = 3\n")
     monkeypatch.setenv("ASSISTANT_CONFIG", str(path))
