@@ -16,9 +16,10 @@ from assistant.frames import Turn
 class Console:
     """Prints what happens; one line per event so logs stay readable when piped."""
 
-    def __init__(self, stream=None, show_latency: bool = True) -> None:
+    def __init__(self, stream=None, show_latency: bool = True, typed: bool = False) -> None:
         self.out = stream or sys.stdout
         self.show_latency = show_latency
+        self.typed = typed  # `chat`: between turns the "> " prompt waits, not a microphone
         self._mid_answer = False  # an answer's line is open
         self._answer_cut = False  # a warning closed that line; the answer goes on below it
         self._partial_shown = False
@@ -29,7 +30,8 @@ class Console:
 
     def state(self, name: str) -> None:
         if self.out.isatty() and not self._mid_answer:
-            self._write(f"\r\033[K[{name}]")
+            # In `chat` nothing listens between turns: "[listening]> " stood before each typed line.
+            self._write("\r\033[K" if self.typed and name == "listening" else f"\r\033[K[{name}]")
 
     def partial(self, text: str) -> None:
         if self.out.isatty():
@@ -83,7 +85,7 @@ class Console:
 
 async def chat(cfg: Config, mute: bool = False) -> int:
     """Typed conversation: each line is a turn; EOF or Ctrl-C ends it, completed turns are kept."""
-    console = Console()
+    console = Console(typed=True)
     if hasattr(sys.stdin, "reconfigure"):  # before the first read, which fixes the stream's settings
         # A byte that is not UTF-8 (a Latin-1 "é" piped in) became a surrogate that failed the turn
         # as it was stored; as "�" the turn goes on.

@@ -95,7 +95,8 @@ def test_a_config_file_that_cannot_be_read_names_the_right_fix(tmp_path, monkeyp
         ),
         (
             latin1,
-            f"{latin1}: not UTF-8 text (invalid continuation byte at byte {latin1.read_bytes().index(0xE9)}); fix: save it as UTF-8",
+            f"{latin1}: not UTF-8 text (invalid continuation byte at byte "
+            f"{latin1.read_bytes().index(0xE9)}); fix: save it as UTF-8",
         ),
         (tmp_path / "gone.toml", f"{tmp_path / 'gone.toml'}: config file not found; fix: check the path"),
     ):
