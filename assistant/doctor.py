@@ -140,6 +140,8 @@ def _memory(cfg: Config) -> str:
     memory.build()
     try:
         detail = f"{cfg.memory.db_path} ({memory.count()} turns)"
+        if (pid := memory.holder()) is not None:
+            detail += f"; held by the assistant running as pid {pid}"
     finally:
         memory.close()
     if cfg.memory.window_turns > WINDOW_THE_EMBEDDED_MODEL_USES and not cfg.llm.model:

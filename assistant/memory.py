@@ -135,12 +135,12 @@ class Memory:
     def claim(self) -> Memory:
         """Claim the conversation for this process (see the module docstring); a `MemoryStoreError`
         naming the holder's pid when another assistant has it."""
-        lock_path = self.path.with_name(self.path.name + ".lock")
+        lock_path = self._lock_path()
         fd = os.open(lock_path, os.O_CREAT | os.O_RDWR, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = os.read(fd, 32).decode("ascii", "replace").strip() or "unknown"
+            holder = _holder_pid(fd)
             os.close(fd)
             raise MemoryStoreError(
                 f"memory database {self.path}: another assistant (pid {holder}) holds this "
@@ -156,6 +156,26 @@ class Memory:
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         self._claim_fd = fd
         return self
+
+    def holder(self) -> str | None:
+        """The pid of the assistant holding the conversation now (for `doctor`), or None. A shared
+        lock for a moment, as `claim` would take an exclusive one: no other way asks a flock."""
+        try:
+            fd = os.open(self._lock_path(), os.O_RDONLY)
+        except FileNotFoundError:
+            return None  # never claimed
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return _holder_pid(fd)
+        except OSError:
+            return None  # no locks on this file system: nothing to ask
+        finally:
+            os.close(fd)  # and with it the shared lock, if taken
+        return None
+
+    def _lock_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".lock")
 
     # -- verbs -------------------------------------------------------------------------------
 
@@ -221,6 +241,11 @@ class Memory:
         if self._db is None:
             raise RuntimeError("Memory is not open: call build() first")
         return self._db
+
+
+def _holder_pid(fd: int) -> str:
+    """What the holder wrote into the lock file: its pid (empty for a moment as it writes)."""
+    return os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
 
 
 def _turn(row: dict) -> Turn:

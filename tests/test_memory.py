@@ -255,9 +255,11 @@ def test_one_assistant_at_a_time_holds_the_conversation_until_it_ends_even_by_si
         ):
             second.claim()
         assert [t.text for t in second.recent(5)] == ["the first assistant's turn"]  # reading needs no claim
+        assert second.holder() == str(child.pid)  # what `doctor` says
     finally:
         os.kill(child.pid, signal.SIGKILL)
         child.wait(timeout=10)
+    assert second.holder() is None
     second.claim().add("user", "the second one's turn")  # the kernel let go with the dead process
     second.close()  # and close() lets go too
     third = Memory(cfg).build().claim()
