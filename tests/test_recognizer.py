@@ -11,6 +11,7 @@ from assistant.asr.recognizer import (
     StreamingRecognizer,
     chunk_frames,
     ctc_greedy,
+    split_at_pauses,
     transcribe,
     transcribe_batch,
     transcribe_files,
@@ -258,3 +259,33 @@ def test_transcribe_files_reports_bad_files_and_goes_on(tmp_path, model):
     settings.full_context_final = True  # as shipped: streaming, then the final at full context
     two_pass = next(transcribe_files(settings, [tmp_path / "a.wav"]))
     assert two_pass["text"] == _full_greedy(model, flushed, None, -1) != good["text"]
+
+
+def test_a_long_file_is_cut_in_its_pauses_not_in_a_word():
+    rate, rng = 16000, np.random.default_rng(3)
+    speech = (0.2 * rng.standard_normal(rate * 70)).astype(np.float32)  # loud throughout, but for:
+    speech[int(27.5 * rate) : int(27.8 * rate)] = 0.001  # a 300 ms pause, 2.5 s before the 30 s limit
+    speech[int(29.0 * rate) : int(29.04 * rate)] = 0.0  # a 40 ms closure of a "t": quieter, shorter
+    pieces = split_at_pauses(speech, max_s=30, search_s=5)
+    assert np.array_equal(np.concatenate(pieces), speech)  # nothing lost, nothing doubled
+    assert all(len(p) <= 30 * rate for p in pieces) and len(pieces) == 3
+    assert 27.5 * rate < len(pieces[0]) < 27.8 * rate  # inside the pause, not at the closure
+    assert [len(p) for p in split_at_pauses(speech[: 30 * rate])] == [30 * rate]  # short enough: whole
+
+
+def test_transcribe_files_joins_the_pieces_of_a_long_file(tmp_path, model, monkeypatch):
+    save_checkpoint(model, tmp_path / "asr.pt")
+    settings = SimpleNamespace(
+        checkpoint_path=tmp_path / "asr.pt", chunk_ms=320, left_chunks=4, threads=1,
+        language_model=False, full_context_final=False,
+    )  # fmt: skip
+    halves = [_wave(1.0, seed=5), _wave(1.0, seed=6)]
+    write_wav(tmp_path / "long.wav", np.concatenate(halves))
+    for i, half in enumerate(halves):
+        write_wav(tmp_path / f"{i}.wav", half)
+    # pieces of 1 s stand in for the 30 s ones, so that a random network's output stays short
+    split = lambda wave: [wave[:16000], wave[16000:]] if len(wave) > 16000 else [wave]  # noqa: E731
+    monkeypatch.setattr("assistant.asr.recognizer.split_at_pauses", split)
+    (result,) = transcribe_files(settings, [tmp_path / "long.wav"])
+    texts = [r["text"] for r in transcribe_files(settings, [tmp_path / "0.wav", tmp_path / "1.wav"])]
+    assert result["text"] == " ".join(t for t in texts if t) and result["audio_s"] == 2.0
