@@ -135,7 +135,7 @@ def _parser() -> argparse.ArgumentParser:
     p = command(
         "transcribe",
         _cmd_transcribe,
-        "Transcribe audio files (WAV, FLAC, Ogg/Opus, MP3; any rate) with the recognizer.",
+        "Transcribe audio files (WAV, FLAC, Ogg/Opus, MP3; any rate; - for stdin) with the recognizer.",
     )
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument(
@@ -264,7 +264,7 @@ def _cmd_transcribe(args) -> int:
     for result in transcribe_files(cfg.asr, [Path(f) for f in args.files], full_context=args.full_context):
         if "error" in result:
             failures += 1
-            named = result["file"] in result["error"]  # the audio's own errors name it already
+            named = result["file"] in result["error"] or result["file"] == "-"  # the errors name it already
             print(f"assistant: {'' if named else result['file'] + ': '}{result['error']}", file=sys.stderr)
         elif args.json:
             print(json.dumps(result))

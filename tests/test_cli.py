@@ -77,6 +77,32 @@ def test_say_writes_speech_that_transcribe_reads_back(private_config):
     assert jiwer.wer("set a timer for ten minutes", result["text"]) <= 0.2, result
 
 
+def test_transcribe_reads_standard_input_given_as_a_dash(private_config):
+    said = subprocess.run(
+        ["espeak-ng", "--stdout", "turn on the kitchen lights"], capture_output=True, check=True
+    )
+    argv = [
+        sys.executable,
+        "-m",
+        "assistant.cli",
+        "--config",
+        str(private_config),
+        "transcribe",
+        "--json",
+        "-",
+    ]
+    heard = subprocess.run(
+        argv, input=said.stdout, capture_output=True, timeout=300
+    )  # "audio file not found: -"
+    assert heard.returncode == 0, heard.stderr
+    assert jiwer.wer("turn on the kitchen lights", json.loads(heard.stdout)["text"]) <= 0.2
+    empty = subprocess.run(argv, input=b"", capture_output=True, timeout=300)
+    assert (
+        empty.returncode == 1
+        and empty.stderr == b"assistant: standard input is empty: nothing was piped in\n"
+    )
+
+
 def test_transcribe_names_each_unreadable_file_once_on_its_own_line(private_config):
     folder = private_config.parent / "clips.wav"
     folder.mkdir()
