@@ -63,7 +63,11 @@ class Console:
                 for k in ("voice_to_voice", "text_to_voice", "llm_ttft", "turn_total")
                 if k in d
             ]
-            self._write(f"  ({' '.join(parts)}, {record['tokens_per_s']:.0f} tok/s)\n")
+            shown = " ".join(parts)
+            if record["tokens_per_s"]:  # none for a turn that failed before the LLM wrote ("0 tok/s")
+                shown += f", {record['tokens_per_s']:.0f} tok/s"
+            if shown:
+                self._write(f"  ({shown})\n")
 
     def error(self, message: str) -> None:
         """The turn failed: it ends here, so the next answer opens a line of its own again."""

@@ -3,6 +3,7 @@
 import io
 
 from assistant.console import Console
+from assistant.frames import Turn
 
 
 class _Terminal(io.StringIO):
@@ -23,3 +24,16 @@ def test_a_piped_console_shows_no_state_line():
     console = Console(io.StringIO())
     console.state("thinking")
     assert console.out.getvalue() == ""
+
+
+def test_the_latency_line_leaves_out_a_rate_the_turn_did_not_have():
+    console = Console(io.StringIO())
+    turn = Turn(1, "hello")
+    console.turn_done(turn, {"durations_ms": {"llm_ttft": 52.4, "turn_total": 394.0}, "tokens_per_s": 79.2})
+    console.turn_done(
+        turn, {"durations_ms": {"turn_total": 1.0}, "tokens_per_s": 0.0}
+    )  # failed before the LLM
+    assert console.out.getvalue().splitlines() == [
+        "  (llm_ttft=52ms turn_total=394ms, 79 tok/s)",
+        "  (turn_total=1ms)",
+    ]
