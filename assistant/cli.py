@@ -123,7 +123,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--output-device", metavar="DEV", help="speaker (index or name part)")
 
     p = command("say", _cmd_say, "Speak TEXT with the assistant's voice.")
-    p.add_argument("text", help="what to say")
+    p.add_argument("text", help="what to say (-: standard input, e.g. a file's text piped in)")
     p.add_argument(
         "--output",
         type=_file_of(".wav", example="said.wav"),
@@ -234,9 +234,11 @@ def _cmd_say(args) -> int:
     from assistant.audio.files import write_wav
     from assistant.tts import PiperTts, clean_text, synthesize_ahead
 
-    text = clean_text(args.text)  # read as an answer would be: no markdown, no emoji names
+    given = sys.stdin.read() if args.text == "-" else args.text
+    text = clean_text(given)  # read as an answer would be: no markdown, no emoji names
     if not text:
-        raise UserError(f"nothing to say in {args.text!r}: no words (markdown and emoji are not read aloud)")
+        shown = "standard input" if args.text == "-" else repr(args.text)
+        raise UserError(f"nothing to say in {shown}: no words (markdown and emoji are not read aloud)")
     tts = PiperTts(cfg.tts)
     tts.build()
     import numpy as np

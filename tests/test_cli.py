@@ -138,6 +138,17 @@ def test_say_aloud_speaks_every_sentence_on_the_speaker(private_config, pulse):
     assert jiwer.wer("set a timer for ten minutes turn on the kitchen lights", text) <= 0.25, text
 
 
+def test_say_reads_standard_input_given_as_a_dash(private_config):
+    said = _cli(
+        "say", "-", "--output", "piped.wav", config=private_config, stdin="Good morning.\nHow are you?\n"
+    )
+    assert said.returncode == 0, said.stderr
+    heard = json.loads(_cli("transcribe", "--json", "piped.wav", config=private_config).stdout)["text"]
+    assert jiwer.wer("good morning how are you", heard) <= 0.4, heard  # both lines, not the word "dash"
+    empty = _cli("say", "-", config=private_config, stdin="")
+    assert empty.returncode == 1 and empty.stderr.startswith("assistant: nothing to say in standard input")
+
+
 def test_say_reads_text_as_an_answer_is_read(private_config):
     plain = _cli("say", "Good morning.", "--output", "plain.wav", config=private_config)
     marked = _cli("say", "**Good morning.** 🙂", "--output", "marked.wav", config=private_config)
