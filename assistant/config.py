@@ -237,12 +237,34 @@ def load(path: str | Path | None = None, overrides: dict | None = None) -> Confi
     """Read and validate the configuration; `overrides` ({"section": {"key": value}}) come from CLI flags."""
     source = config_source(path)
     data = _read_toml(source, "--config" if path else ENV_VAR) if source else {}
+    if source:
+        _relative_to(data, source.parent.resolve())
     for section, values in (overrides or {}).items():
         data.setdefault(section, {}).update({k: v for k, v in values.items() if v is not None})
     try:
         return Config.model_validate(data)
     except ValidationError as err:
         raise ConfigError(_describe(err, source)) from None
+
+
+# The keys that name files: a relative one is taken from the config file's folder, not from the
+# folder the command runs in (`path = "memory.db"` was a new memory in every folder it ran from).
+FILE_KEYS = {
+    "memory": ("path",),
+    "metrics": ("latency_log",),
+    "llm": ("model",),
+    "tts": ("voice",),
+    "asr": ("checkpoint", "lm", "rescore_model"),
+}
+
+
+def _relative_to(data: dict, folder: Path) -> None:
+    for section, keys in FILE_KEYS.items():
+        values = data.get(section)
+        for key in keys if isinstance(values, dict) else ():
+            value = values.get(key)
+            if isinstance(value, str) and value and not Path(value).expanduser().is_absolute():
+                values[key] = str(folder / value)
 
 
 def _read_toml(source: Path, given_by: str) -> dict:

@@ -108,6 +108,17 @@ def test_a_config_file_that_cannot_be_read_names_the_right_fix(tmp_path, monkeyp
         config.load()
 
 
+def test_relative_file_keys_are_taken_from_the_config_files_folder(tmp_path, monkeypatch):
+    (tmp_path / "cfg").mkdir()
+    path = _write(
+        tmp_path / "cfg", "[memory]\npath = 'state/memory.db'\n[metrics]\nlatency_log = '~/lat.jsonl'\n"
+    )
+    monkeypatch.chdir(tmp_path)  # elsewhere: `path = "memory.db"` was a new memory in every folder
+    cfg = config.load(path.relative_to(tmp_path))
+    assert cfg.memory.db_path == tmp_path / "cfg" / "state" / "memory.db"
+    assert cfg.metrics.latency_log_path == Path.home() / "lat.jsonl"  # ~ is not relative
+
+
 def test_env_var_selects_the_file(tmp_path, monkeypatch):
     path = _write(tmp_path, "[memory]\nwindow_turns = 3\n")
     monkeypatch.setenv("ASSISTANT_CONFIG", str(path))
