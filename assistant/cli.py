@@ -293,8 +293,8 @@ def _cmd_latency(args) -> int:
     records, skipped = metrics.read_records(path, args.last)
     if not records:
         raise UserError(f"no turns logged yet in {path}; talk to the assistant first")
-    unread = f" ({skipped} line{'s' * (skipped != 1)} not a turn's record, skipped)" if skipped else ""
-    print(f"{len(records)} turn{'s' * (len(records) != 1)} from {path}{unread}")
+    unread = f" ({_counted(skipped, 'line')} not a turn's record, skipped)" if skipped else ""
+    print(f"{_counted(len(records), 'turn')} from {path}{unread}")
     print(metrics.format_table(metrics.summarize(records)))
     if (out := args.plot) is not None:
         if not any("playback_start" in r.get("marks_ns", {}) for r in records):
@@ -323,16 +323,19 @@ def _cmd_memory(args) -> int:
             for row in memory.export():
                 print(json.dumps(row, ensure_ascii=False))
         else:
-            count = memory.count()
-            question = f"Delete all {count} turn{'s' * (count != 1)} in {cfg.memory.db_path}?"
+            question = f"Delete all {_counted(memory.count(), 'turn')} in {cfg.memory.db_path}?"
             if not args.yes and not _confirmed(question):
                 print("nothing deleted")
                 return 1
-            deleted = memory.clear()
-            print(f"deleted {deleted} turn{'s' * (deleted != 1)} from {cfg.memory.db_path}")
+            print(f"deleted {_counted(memory.clear(), 'turn')} from {cfg.memory.db_path}")
     finally:
         memory.close()
     return 0
+
+
+def _counted(n: int, noun: str) -> str:
+    """ "1 turn", "3 turns" ("1 turns from ..." was printed)."""
+    return f"{n} {noun}{'s' * (n != 1)}"
 
 
 def _confirmed(question: str) -> bool:
