@@ -38,8 +38,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.WARNING,
-        format="%(levelname)s %(name)s: %(message)s",
+        # Without --verbose a warning reads as the console's own ("assistant: warning: ..."), not
+        # "WARNING assistant.pipeline: ..." beside it; --verbose names the module.
+        format="%(levelname)s %(name)s: %(message)s"
+        if args.verbose
+        else "assistant: %(levelname)s: %(message)s",
     )
+    if not args.verbose:
+        for level in (logging.WARNING, logging.ERROR):
+            logging.addLevelName(level, logging.getLevelName(level).lower())
     try:
         return args.func(args) or 0
     except config_mod.ConfigError as err:

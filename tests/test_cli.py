@@ -2,6 +2,7 @@
 no microphone work end to end: say, transcribe, chat, memory (on a real SQLite file), latency."""
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -250,6 +251,21 @@ def test_run_options_for_files_without_a_file_are_one_line(private_config, flag,
     assert (
         run.returncode == 1 and run.stderr.startswith(f"assistant: {needs}") and run.stderr.count("\n") == 1
     )
+
+
+def test_warnings_read_as_the_consoles_own_and_name_the_module_only_when_verbose(private_config):
+    # A sound server that is not there: the speaker's warning at the start comes through the log.
+    env = {**os.environ, "PULSE_SERVER": "unix:/nonexistent"}
+    argv = [sys.executable, "-m", "assistant.cli", "--config", str(private_config)]
+    for flags, expected in (
+        ([], "assistant: warning: no default output device"),
+        (["-v"], "WARNING assistant."),
+    ):
+        chat = subprocess.run(
+            [*argv, *flags, "chat"], input="Hello.\n", capture_output=True, text=True, env=env, timeout=300
+        )
+        first = next(line for line in chat.stderr.splitlines() if "no default output device" in line)
+        assert chat.returncode == 0 and first.startswith(expected), chat.stderr[:300]
 
 
 @pytest.fixture
