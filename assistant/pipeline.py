@@ -411,11 +411,10 @@ class Pipeline:
             raise failed
         self.stages = [AnswerStage(self, self.llm)]
         if self.speaks:
-            await self._open_sink()
-            self.stages += [
-                SpeechStage(self.tts, self.config.tts.clause_pause_ms),
-                PlaybackStage(self, self.sink),
-            ]
+            playback = PlaybackStage(self, self.sink)
+            # Told at the start: the same failure at the first answer is not said again.
+            playback.speaker_warned = await self._open_sink()
+            self.stages += [SpeechStage(self.tts, self.config.tts.clause_pause_ms), playback]
         else:
             self.stages.append(TurnEndStage(self))
         for upstream, downstream in zip(self.stages, self.stages[1:], strict=False):
@@ -426,21 +425,23 @@ class Pipeline:
         self.latency_log = LatencyLog(self.config.metrics.latency_log_path)
         self._preparing = asyncio.create_task(self._prepare(warm=True), name="warm")
 
-    async def _open_sink(self) -> None:
+    async def _open_sink(self) -> str:
         """Open the speaker's stream now, not at the first answer, which waited for it: 270-300 ms
         on PulseAudio null sinks nothing else used, 17-110 ms where something recorded the speaker
         (scripts/bench_first_answer.sh, README). A speaker that is not there yet is tried again at
         the first answer; a configured name that matches no device stops here, as a bad microphone
-        does."""
+        does. Returns the warning given, or ""."""
         start = getattr(self.sink, "start", None)  # a Player; a file has nothing to open
         if start is None:
-            return
+            return ""
         try:
             await asyncio.to_thread(start, self.tts.sample_rate)
         except DeviceNotFoundError:
             raise
         except AudioDeviceError as err:
             log.warning("%s; trying again at the first answer", err)
+            return str(err)
+        return ""
 
     async def remember(self, role: str, text: str, interrupted: bool = False, recent: int = 0):
         """Write one turn on the memory's own thread; optionally read back the newest `recent` turns."""

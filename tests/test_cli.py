@@ -264,8 +264,10 @@ def test_warnings_read_as_the_consoles_own_and_name_the_module_only_when_verbose
         chat = subprocess.run(
             [*argv, *flags, "chat"], input="Hello.\n", capture_output=True, text=True, env=env, timeout=300
         )
-        first = next(line for line in chat.stderr.splitlines() if "no default output device" in line)
-        assert chat.returncode == 0 and first.startswith(expected), chat.stderr[:300]
+        said = [line for line in chat.stderr.splitlines() if "no default output device" in line]
+        assert chat.returncode == 0 and said[0].startswith(expected), chat.stderr[:300]
+        again = [line for line in chat.stdout.splitlines() if "no default output device" in line]
+        assert len(said) == 1 and not again, again  # at the start, not again at the first answer
 
 
 @pytest.fixture
