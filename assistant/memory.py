@@ -158,8 +158,8 @@ class Memory:
         return self
 
     def holder(self) -> str | None:
-        """The pid of the assistant holding the conversation now (for `doctor`), or None. A shared
-        lock for a moment, as `claim` would take an exclusive one: no other way asks a flock."""
+        """The pid of the assistant holding the conversation now (for `doctor`), or None. Asked by
+        taking a shared lock for a moment: a flock cannot be asked about otherwise."""
         try:
             fd = os.open(self._lock_path(), os.O_RDONLY)
         except FileNotFoundError:

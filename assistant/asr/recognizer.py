@@ -40,8 +40,9 @@ from assistant.audio.files import AudioFileError, read_audio
 
 OUTPUT_FRAME_MS = HOP_MS * SUBSAMPLING_STRIDE  # 40 ms per network output frame
 FLUSH_MS = 200  # ms of silence fed at the end of an utterance (see `StreamingRecognizer.finalize`)
-# `transcribe` reads a long file in pieces (`split_at_pauses`): as long as the training's longest
-# utterances (25 words, ~12 s) twice over, searched back 5 s for a pause.
+# `transcribe` reads a long file in pieces (`split_at_pauses`): longer than any training utterance
+# (2-25 words), short enough that full-context attention stays small; a pause is looked for in the
+# last 5 s of each.
 PIECE_MAX_S = 30.0
 PAUSE_SEARCH_S = 5.0
 PAUSE_FRAMES = 20  # 10 ms frames: the quietest 200 ms is a pause, the quietest 10 ms may be a "t"
