@@ -273,8 +273,7 @@ def _cmd_transcribe(args) -> int:
     for result in transcribe_files(cfg.asr, [Path(f) for f in args.files], full_context=args.full_context):
         if "error" in result:
             failures += 1
-            named = result["file"] in result["error"] or result["file"] == "-"  # the errors name it already
-            print(f"assistant: {'' if named else result['file'] + ': '}{result['error']}", file=sys.stderr)
+            print(f"assistant: {result['error']}", file=sys.stderr)  # read_audio's errors name the file
         elif args.json:
             print(json.dumps(result))
         else:

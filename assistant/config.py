@@ -50,16 +50,17 @@ def _existing_file(value: str, info: ValidationInfo) -> str:
     return value
 
 
-# What each file key's file is called by default: the fix's example when a key names a folder.
-_FILE_NAMES = {
-    "path": "memory.db",
-    "latency_log": "latency.jsonl",
-    "model": "model.gguf",
-    "rescore_model": "model.gguf",
-    "voice": "voice.onnx",
-    "checkpoint": "conformer_ctc.pt",
-    "lm": "lm.bin",
+# The keys that name files, per section, with a file name for the fix's example when one names a
+# folder. A relative one is taken from the config file's folder, not from the folder the command
+# runs in (`path = "memory.db"` was a new memory in every folder it ran from).
+FILE_KEYS = {
+    "memory": {"path": "memory.db"},
+    "metrics": {"latency_log": "latency.jsonl"},
+    "llm": {"model": "model.gguf"},
+    "tts": {"voice": "voice.onnx"},
+    "asr": {"checkpoint": "conformer_ctc.pt", "lm": "lm.bin", "rescore_model": "model.gguf"},
 }
+_FILE_NAMES = {key: name for keys in FILE_KEYS.values() for key, name in keys.items()}
 
 
 def _not_a_folder(value: str, info: ValidationInfo) -> str:
@@ -245,17 +246,6 @@ def load(path: str | Path | None = None, overrides: dict | None = None) -> Confi
         return Config.model_validate(data)
     except ValidationError as err:
         raise ConfigError(_describe(err, source)) from None
-
-
-# The keys that name files: a relative one is taken from the config file's folder, not from the
-# folder the command runs in (`path = "memory.db"` was a new memory in every folder it ran from).
-FILE_KEYS = {
-    "memory": ("path",),
-    "metrics": ("latency_log",),
-    "llm": ("model",),
-    "tts": ("voice",),
-    "asr": ("checkpoint", "lm", "rescore_model"),
-}
 
 
 def _relative_to(data: dict, folder: Path) -> None:
