@@ -169,6 +169,18 @@ class LlmConfig(Section):
 
     _check_model = field_validator("model")(_existing_file)
 
+    @field_validator("max_answer_tokens")
+    @classmethod
+    def _leaves_room_for_the_prompt(cls, value: int, info: ValidationInfo) -> int:
+        n_ctx = info.data.get("n_ctx")  # absent when it failed its own check
+        if n_ctx is not None and value > n_ctx // 2:
+            raise PydanticCustomError(
+                "answer_room",
+                "more than half of [llm] n_ctx ({n_ctx}), which must also hold the prompt",
+                {"n_ctx": n_ctx, "half": n_ctx // 2, "need": 2 * value},
+            )
+        return value
+
     @property
     def model_path(self) -> Path:
         if self.model:
@@ -287,6 +299,7 @@ _FIXES = {
     "multiple_of": "use a multiple of {multiple_of}",
     "literal_error": "use one of {expected}",
     "is_folder": "name a file, e.g. {example}",
+    "answer_room": "lower it to {half} or less, or raise [llm] n_ctx to {need}",
 }
 
 

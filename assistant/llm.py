@@ -185,7 +185,7 @@ class LocalLlm:
         if len(prompt) > limit:
             raise ValueError(
                 f"prompt is {len(prompt)} tokens but [llm] n_ctx allows {limit}; "
-                "fix: raise [llm] n_ctx or lower [memory] max_tokens"
+                "fix: raise [llm] n_ctx, or shorten [llm] system_prompt"
             )
         self.last_stats = LlmStats(prompt_tokens=len(prompt))
         return self._generate(prompt, cancel or threading.Event(), self.last_stats)

@@ -157,17 +157,36 @@ class AnswerStage(Stage):
         past = await self.call(window, history, cfg.memory, self.llm.count_tokens)
         messages = build_messages(cfg.llm.system_prompt, past, user_text)
         if self._may_not_fit(user_text):
-            messages[-1]["content"] = await self.call(self._fit, messages)
+            messages = await self.call(self._fit, messages)
         return messages
 
-    def _fit(self, messages: list[dict]) -> str:
-        """The last message's text, cut (`fit_question`) so as to leave the answer max_answer_tokens.
-        On the stage's thread, as every other call into llama.cpp, which is not made for several threads."""
-        cfg, question = self.pipeline.config, messages[-1]["content"]
-        over = len(self.llm.render(messages)) + cfg.llm.max_answer_tokens - (cfg.llm.n_ctx - 1)
-        if over <= 0:
-            return question
-        return fit_question(question, self.llm.count_tokens(question) - over, self.llm.count_tokens)
+    def _fit(self, messages: list[dict]) -> list[dict]:
+        """`messages` with room left for the answer's max_answer_tokens: first the oldest remembered
+        messages go (the question matters more than what came before it; a window that [memory]
+        max_tokens allows may not fit beside a long question, or at all in a small n_ctx), and with
+        none left the question keeps its start and end (`fit_question`). On the stage's thread, as
+        every other call into llama.cpp, which is not made for several threads."""
+        cfg = self.pipeline.config
+        system, remembered, question = messages[0], messages[1:-1], messages[-1]
+
+        def over() -> int:
+            prompt = [system, *remembered, question]
+            return len(self.llm.render(prompt)) + cfg.llm.max_answer_tokens - (cfg.llm.n_ctx - 1)
+
+        dropped = 0
+        while remembered and over() > 0:
+            remembered = remembered[1:]
+            dropped += 1
+            while remembered and remembered[0]["role"] != "user":  # no orphaned answer (prompt.window)
+                remembered = remembered[1:]
+                dropped += 1
+        if dropped:
+            log.debug("%d remembered messages left out to leave the answer its room", dropped)
+        if (excess := over()) > 0:
+            text = question["content"]
+            cut = fit_question(text, self.llm.count_tokens(text) - excess, self.llm.count_tokens)
+            question = {**question, "content": cut}
+        return [system, *remembered, question]
 
     def _may_not_fit(self, user_text: str) -> bool:
         """Whether the prompt with this question might leave the answer less than max_answer_tokens

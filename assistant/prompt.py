@@ -4,8 +4,10 @@
     remembered = window(history, cfg, llm.count_tokens)
     messages = build_messages(llm_cfg.system_prompt, remembered, user_text)
 
-The question itself is never dropped, but one too long for the context (a pasted page in `chat`)
-keeps its start and end (`fit_question`), so the answer still has `max_answer_tokens` of room.
+The question itself is never dropped. Where the window and the question leave the answer too little
+of the context, the pipeline drops the window's oldest turns first (`AnswerStage._fit`), and a
+question too long alone (a pasted page in `chat`) keeps its start and end (`fit_question`), so the
+answer still has `max_answer_tokens` of room.
 
 The window is a contiguous run of the newest turns, bounded three ways:
 1. at most `window_turns` turns;

@@ -372,6 +372,31 @@ def test_a_question_longer_than_the_context_is_read_by_its_start_and_end(tmp_pat
     assert _stored(cfg)[0].text == question.strip()  # remembered as said
 
 
+def test_remembered_turns_make_room_for_the_question_before_it_is_cut(tmp_path):
+    """A window that [memory] max_tokens allows but n_ctx does not hold failed the turn ("prompt is
+    N tokens but [llm] n_ctx allows M"); a long question beside it was cut to fit. The oldest
+    remembered turns now go first, and the question is read whole while it fits alone."""
+    db = str(tmp_path / "memory.db")
+    memory = MemoryConfig(path=db, window_turns=8, max_tokens=4000, max_item_chars=4000)
+    cfg = _config(tmp_path, n_ctx=512).model_copy(update={"memory": memory})
+    console = Console(io.StringIO(), show_latency=False)
+    questions = [f"Question {n}: " + "tell me about cats and their whiskers. " * 22 for n in range(4)]
+
+    async def body(pipe):
+        return [await pipe.ask(q) for q in questions]
+
+    turns = asyncio.run(_session(cfg, body, speak=False, observer=console))
+    out = console.out.getvalue()
+    assert "error" not in out and "warning" not in out, out  # no failed turn, no question cut
+    assert all(t.answer_text.strip() and not t.interrupted for t in turns)
+    records = _log(cfg)
+    alone = records[0]["prompt_tokens"]  # the system prompt and one question
+    assert 200 < alone and alone + cfg.llm.max_answer_tokens <= 511
+    for record in records[1:]:  # each later one drops turns: two questions would not leave the answer room
+        assert record["prompt_tokens"] + cfg.llm.max_answer_tokens <= 511
+        assert record["prompt_tokens"] < 2 * alone
+
+
 def test_a_turn_that_fails_as_it_is_stored_ends_its_line_for_the_next_answer(tmp_path):
     """Console.error after an answer's text left that line open: the next answer was printed
     without its "assistant: ", run on from the error."""
