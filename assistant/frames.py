@@ -48,6 +48,9 @@ class Turn:
     # Why the rest of the answer was not spoken: the speaker failed mid-turn. The answer goes on in
     # text and is remembered whole (it was shown); the speaker is tried again at the next answer.
     speaker_error: str = ""
+    # The error that ended the turn (a stage crashed); its work is cancelled as for an interruption,
+    # but it was not one: the user did not cut it.
+    failed: str = ""
     # Set once the first clause's audio exists (or it never will): the LLM waits for it, see AnswerStage.
     first_audio: threading.Event = field(default_factory=threading.Event)
     # Set once the turn may be heard, shown and remembered. A turn started ahead of the endpoint
@@ -60,7 +63,8 @@ class Turn:
 
     @property
     def interrupted(self) -> bool:
-        return self.cancel.is_set()
+        """The user cut the answer (barge-in, Ctrl-C)."""
+        return self.cancel.is_set() and not self.failed
 
 
 class Frame:

@@ -72,6 +72,7 @@ def turn_record(turn: Turn) -> dict:
         "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
         "interrupted": turn.interrupted,
         "speaker_error": turn.speaker_error or None,  # the answer went on in text only from there
+        "error": turn.failed or None,  # the turn ended here, by a crash (not by the user)
         "marks_ns": dict(sorted(turn.marks.items(), key=lambda kv: kv[1])),
         "marks_ms": {k: round((v - origin) / 1e6, 2) for k, v in turn.marks.items()},
         "durations_ms": durations_ms(turn.marks),

@@ -610,12 +610,14 @@ class Pipeline:
             return  # already finished (an interrupt raced the last clause)
         turn.mark("turn_end")
         record = turn_record(turn)  # one reading of `interrupted` for the memory and the log alike
-        interrupted = record["interrupted"]
-        heard = (" ".join(turn.played_clauses) if (interrupted and self.speaks) else turn.answer_text).strip()
+        interrupted, cut = record["interrupted"], turn.cancel.is_set()  # cut: interrupted or failed
+        heard = (" ".join(turn.played_clauses) if (cut and self.speaks) else turn.answer_text).strip()
 
         def write() -> OSError | None:
+            # An answer cut before any of it was heard is remembered as cut ("…" in the prompt: the
+            # model knows it was stopped); a failed one that said nothing leaves no row.
             if heard or interrupted:
-                self.memory.add("assistant", heard, interrupted=interrupted)
+                self.memory.add("assistant", heard, interrupted=cut)
             try:
                 self.latency_log.append(record)
             except OSError as err:  # the turn is answered and remembered: a lost log line is a warning
@@ -650,6 +652,8 @@ class Pipeline:
         """A crash inside one turn: report it in one line, end the turn, keep the assistant alive."""
         self.observer.error(f"{type(err).__name__}: {err}")
         turn = getattr(frame, "turn", None)
+        if turn is not None and not turn.failed:
+            turn.failed = f"{type(err).__name__}: {err}"
         if turn is not None and turn is self.ahead:
             self._cleanup = asyncio.create_task(self.discard(turn))  # `confirm` then says it failed
         elif turn is not None and turn is self.current:

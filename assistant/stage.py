@@ -124,5 +124,5 @@ class Stage:
 
 
 def _cancelled(frame: Frame | None) -> bool:
-    """Data of an interrupted turn; system frames are never cancelled."""
-    return isinstance(frame, DataFrame) and frame.turn.interrupted
+    """Data of an interrupted (or failed) turn; system frames are never cancelled."""
+    return isinstance(frame, DataFrame) and frame.turn.cancel.is_set()

@@ -62,6 +62,7 @@ def test_record_schema_and_derived_durations(tmp_path):
         "time",
         "interrupted",
         "speaker_error",
+        "error",
         "marks_ns",
         "marks_ms",
         "durations_ms",
@@ -70,7 +71,7 @@ def test_record_schema_and_derived_durations(tmp_path):
         "generated_tokens",
         "tokens_per_s",
     }
-    assert record["speaker_error"] is None  # the speaker played the whole answer
+    assert record["speaker_error"] is None and record["error"] is None  # played whole, nothing failed
     d = record["durations_ms"]
     assert d["voice_to_voice"] == 820 and d["llm_ttft"] == 50 and d["endpointing"] == 500
     assert d["prompt_build"] == 9 and d["turn_total"] == 2579 and d["asr_final"] == 520
