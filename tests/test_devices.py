@@ -287,3 +287,20 @@ def _wait_for(condition, timeout: float) -> None:
     while not condition():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.02)
+
+
+ALSA_ERROR = """
+import ctypes, logging, sys
+logging.basicConfig(level=logging.DEBUG, stream=sys.stdout, format="%(name)s: %(message)s")
+import assistant.audio.devices
+pcm = ctypes.c_void_p()
+assert ctypes.CDLL("libasound.so.2").snd_pcm_open(ctypes.byref(pcm), b"no_such_pcm", 0, 0) < 0
+"""
+
+
+def test_alsa_lib_lines_go_to_the_debug_log_not_across_the_terminal():
+    """ "ALSA lib pcm.c:8570:(snd_pcm_recover) underrun occurred" stood among `assistant run`'s lines."""
+    done = subprocess.run([sys.executable, "-c", ALSA_ERROR], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "ALSA lib" not in done.stderr
+    assert "assistant.audio.devices: ALSA snd_pcm_open_noupdate (pcm.c:" in done.stdout

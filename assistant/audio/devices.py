@@ -18,6 +18,8 @@ block edges), and only when the device refuses the voice's rate.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import logging
 import math
 import queue
@@ -44,6 +46,40 @@ FIRST_BLOCK_S = 3.0  # ... or without its first block after opening (some device
 STALL_RESTARTS = 2
 
 log = logging.getLogger(__name__)
+
+
+def _alsa_messages_to_log() -> None:
+    """alsa-lib writes its own lines to stderr, across the terminal's: "ALSA lib pcm.c:8570:
+    (snd_pcm_recover) underrun occurred" when `assistant run` starts while the models load (the
+    speaker's stream, opened early, runs dry once). The Player counts its underflows itself; such
+    lines go to the debug log instead. Its varargs cannot be read from ctypes: the format is logged."""
+    try:
+        alsa = ctypes.CDLL(ctypes.util.find_library("asound") or "libasound.so.2")
+    except OSError:  # not ALSA (macOS, Windows): nothing to quiet
+        return
+
+    def to_log(file: bytes, line: int, function: bytes, err: int, fmt: bytes) -> None:
+        name = function.decode(errors="replace") if function else "?"
+        log.debug(
+            "ALSA %s (%s:%d): %s",
+            name,
+            (file or b"?").decode(errors="replace"),
+            line,
+            fmt.decode(errors="replace"),
+        )
+
+    global _alsa_handler  # ctypes frees a callback that nothing refers to
+    _alsa_handler = _ALSA_ERROR_HANDLER(to_log)
+    alsa.snd_lib_error_set_handler(_alsa_handler)
+
+
+# void (*)(const char *file, int line, const char *function, int err, const char *fmt, ...): only the
+# fixed arguments are declared, which the C calling conventions of Linux's platforms pass alike.
+_ALSA_ERROR_HANDLER = ctypes.CFUNCTYPE(
+    None, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p
+)
+_alsa_handler = None
+_alsa_messages_to_log()
 
 
 # ---------------------------------------------------------------------------------------------------
