@@ -1,6 +1,6 @@
 """Wires the stages and owns the turn: start, cancel (barge-in), finish.
 
-    user text ─► AnswerStage (memory window → prompt → LLM tokens)
+    user text ─► AnswerStage (memory window → prompt → LLM tokens; the clock answers "what time is it")
               ─► SpeechStage (clauses → piper audio)
               ─► PlaybackStage (audio → device or file) ─► finish_turn
 
@@ -29,6 +29,7 @@ from typing import Protocol
 
 import numpy as np
 
+from assistant import clock
 from assistant.audio import AudioDeviceError, DeviceNotFoundError
 from assistant.config import Config
 from assistant.errors import gist
@@ -105,6 +106,8 @@ class AnswerStage(Stage):
         if not isinstance(frame, UserText):
             return await self.push(frame)
         turn = frame.turn
+        if (known := clock.answer(turn.user_text)) is not None:
+            return await self._answer_from_clock(frame, known)
         messages = await self._prompt(turn, frame.history)
         turn.mark("prompt_built")
         pieces = self.llm.stream(messages, turn.cancel)
@@ -124,6 +127,19 @@ class AnswerStage(Stage):
             generated_tokens=stats.generated_tokens,
             tokens_per_s=stats.tokens_per_s,
         )
+        await self.push(AnswerEnd(turn))
+
+    async def _answer_from_clock(self, frame: UserText, text: str) -> None:
+        """A question only about the time or the date (`clock.py`): answered at once from the local
+        clock, which the LLM does not know. The turn has no LLM marks: none of its time was the LLM's."""
+        turn = frame.turn
+        if frame.history is None:  # else `Pipeline.confirm` remembers the question
+            await self.pipeline.remember("user", turn.user_text)
+        turn.answer_text = text
+        if turn.confirmed.is_set():  # else `Pipeline.confirm` shows it
+            self.pipeline.observer.state(self.pipeline.answering_state)
+            self.pipeline.observer.answer_piece(turn, text)
+        await self.push(AnswerText(turn, text))
         await self.push(AnswerEnd(turn))
 
     async def _next_piece(self, turn: Turn, pieces) -> str | None:
@@ -394,6 +410,7 @@ class Pipeline:
     _next_id: int = 1
     _cleanup: asyncio.Task | None = None
     _preparing: asyncio.Task | None = None
+    _window_stale: bool = False  # the window changed without the LLM (a clock answer): prefill it
     _prepare_text: str = ""  # the newest partial transcript to prefill ...
     _prepared: str = ""  # ... and the last one prefilled (reset by each turn)
     # Set by the listener when the user may be starting to talk over the answer: playback pauses.
@@ -442,7 +459,7 @@ class Pipeline:
             stage.on_error = self._stage_failed
             stage.start()
         self.latency_log = LatencyLog(self.config.metrics.latency_log_path)
-        self._preparing = asyncio.create_task(self._prepare(warm=True), name="warm")
+        self._prefill_window()
 
     async def _open_sink(self) -> str:
         """Open the speaker's stream now, not at the first answer, which waited for it: 270-300 ms
@@ -517,7 +534,8 @@ class Pipeline:
         turn.marks.update(marks)  # speech and endpoint marks, known now (turn_start may be earlier)
         await self.remember("user", turn.user_text)
         self.current = turn
-        self.observer.state(self.answering_state if "prompt_built" in turn.marks else "thinking")
+        answering = "prompt_built" in turn.marks or turn.answer_text  # (a clock answer has no prompt)
+        self.observer.state(self.answering_state if answering else "thinking")
         if turn.answer_text:
             self.observer.answer_piece(turn, turn.answer_text)
         turn.confirmed.set()
@@ -549,16 +567,27 @@ class Pipeline:
         if self._preparing is None or self._preparing.done():
             self._preparing = asyncio.create_task(self._prepare(), name="prepare")
 
-    async def _prepare(self, warm: bool = False) -> None:
-        """Prefill the newest partial transcript's prompt, and the next while it came meanwhile.
-        `warm` (at start): first the prompt every question begins with, the system prompt and the
-        remembered window, so that the first question does not pay for it (a typed one waited
-        1.2 s for its first token with 8 questions and answers remembered, 0.1 s with this;
-        `scripts/bench_llm.py --start`)."""
+    def _prefill_window(self) -> None:
+        """Prefill, while idle, the prompt every question begins with: the system prompt and the
+        remembered window. At start, so that the first question does not pay for it (a typed one
+        waited 1.2 s for its first token with 8 questions and answers remembered, 0.1 s with this;
+        `scripts/bench_llm.py --start`), and after an answer the LLM did not write. Asked for while
+        a prefill runs, it comes after that one (the window may have changed meanwhile)."""
+        self._window_stale = True
+        if self._preparing is None or self._preparing.done():
+            self._preparing = asyncio.create_task(self._prepare(), name="prefill window")
+
+    async def _prepare(self) -> None:
+        """Prefill the newest partial transcript's prompt (or the bare window's, `_prefill_window`),
+        and the next while it came meanwhile."""
         answer_stage = self.stages[0]
         try:
-            while (warm or self._prepare_text != self._prepared) and not self.busy and self.ahead is None:
-                warm, text = False, self._prepare_text
+            while (
+                (self._window_stale or self._prepare_text != self._prepared)
+                and not self.busy
+                and self.ahead is None
+            ):
+                self._window_stale, text = False, self._prepare_text
                 self._prepared = text
                 history = await self._recent(self.config.memory.window_turns)
                 messages = await answer_stage.messages(history, text)
@@ -631,6 +660,10 @@ class Pipeline:
             self._latency_log_failed(await asyncio.shield(written))
             self.observer.turn_done(turn, record)
             self.observer.state("listening")
+            if "prompt_built" not in turn.marks and heard and not cut:
+                # Not the LLM's answer (the clock's): the next question would first prefill it, now
+                # remembered (+150 ms on the typed turn after "what time is it"). Done now instead.
+                self._prefill_window()
         finally:
             if written.done():
                 self._done[turn.id].set()

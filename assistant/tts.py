@@ -38,6 +38,10 @@ _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _MARKUP = re.compile(r"[*_`#~|<>]+")
 _DASH = re.compile(r"\s*[—–]\s*|\s+-\s+")
 _SPACES = re.compile(r"\s+")
+# Clock times as they are said: the voice read "4:07" as "four zero seven" and "9:00 AM" as "nine
+# zero zero A M".
+_ON_THE_HOUR = re.compile(r"(?<![\d:])(\d{1,2}):00\b(?!:\d)(\s*[AaPp]\.?[Mm]\b\.?)?")
+_OH_MINUTE = re.compile(r"(?<![\d:])(\d{1,2}):0(\d)\b(?!:\d)")
 _WORD = re.compile(r"\S+")
 
 
@@ -155,6 +159,8 @@ def clean_text(text: str, line_start: bool = True) -> str:
     text = _LINK.sub(r"\1", text)
     text = _MARKUP.sub("", text)
     text = _DASH.sub(", ", text)
+    text = _ON_THE_HOUR.sub(lambda m: m[1] + (m[2] or " o'clock"), text)
+    text = _OH_MINUTE.sub(r"\1 oh \2", text)
     text = "".join(ch for ch in text if unicodedata.category(ch) not in ("So", "Sk", "Cs", "Co", "Cf"))
     text = _SPACES.sub(" ", text).strip().lstrip(",;: ")
     return text if _speakable(text) else ""

@@ -21,6 +21,14 @@ half of whose four-word runs come from one answer in their window, right factual
 cities recalled.
 
     python scripts/bench_answers.py --conversation --windows 8 4 2 --seeds 1 2 3
+
+`--clock` asks why `assistant/clock.py` answers clock questions itself: at random moments of a
+year, the LLM is told the local date and time just before the question ("It is 3:56 PM on Sunday,
+December 6, 2026.", a system message) and asked for the time, the weekday and the date; per
+question, how many of its answers hold the right one, beside the clock's own answer (and the LLM
+told nothing, which can only guess).
+
+    python scripts/bench_answers.py --clock --samples 20
 """
 
 from __future__ import annotations
@@ -34,10 +42,12 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from datetime import datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from assistant import clock  # noqa: E402
 from assistant.config import LlmConfig, MemoryConfig  # noqa: E402
 from assistant.llm import LocalLlm  # noqa: E402
 from assistant.memory import Memory  # noqa: E402
@@ -122,6 +132,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--windows", type=int, nargs="+", default=[8, 2], help="[memory] window_turns values")
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3], help="one conversation per seed")
     parser.add_argument("--rounds", type=int, default=3, help="times each prompt is asked per conversation")
+    parser.add_argument("--clock", action="store_true", help="the LLM told the time, asked for it")
     return parser.parse_args()
 
 
@@ -227,10 +238,51 @@ def conversation_row(window_turns: int, per_seed: list[Counter]) -> str:
             f"| {of('fact')} | {of('name')} | {of('city')} | {ttft:.0f} |")  # fmt: skip
 
 
+CLOCK_QUESTIONS = {  # question → the part of the right answer it must hold, from the moment asked
+    "What time is it?": lambda t: f"{t.hour % 12 or 12}:{t.minute:02d}",
+    "What day is it today?": lambda t: clock.DAYS[t.weekday()],
+    "What is the date today?": lambda t: f"{clock.MONTHS[t.month - 1]} {t.day}",
+}
+
+
+def main_clock(args: argparse.Namespace) -> None:
+    started = time.strftime("%Y-%m-%d %H:%M")
+    cfg = LlmConfig()
+    llm = LocalLlm(cfg).build()
+    rng = random.Random(5)
+    rows = []
+    for question, right in CLOCK_QUESTIONS.items():
+        counts = Counter()
+        for _ in range(args.samples):
+            moment = datetime(2026, 1, 1) + timedelta(minutes=rng.randrange(365 * 24 * 60))
+            note = {
+                "role": "system",
+                "content": f"It is {clock.time_of_day(moment)} on {clock.date_of(moment)}.",
+            }
+            asked = build_messages(cfg.system_prompt, [], question)
+            told = "".join(llm.stream([*asked[:-1], note, asked[-1]]))
+            untold = "".join(llm.stream(asked))
+            counts["told"] += right(moment).lower() in told.lower()
+            counts["untold"] += right(moment).lower() in untold.lower()
+            counts["clock"] += right(moment).lower() in clock.answer(question, moment).lower()
+            if args.show and right(moment).lower() not in told.lower():
+                print(f"  [{note['content']}] {question} → {told.strip()}")
+        rows.append((question, counts))
+    llm.close()
+    print(f"\n{started}; {args.samples} random moments of 2026 per question; temperature {cfg.temperature}\n")
+    print("| question | LLM told the time | LLM not told | clock.py |")
+    print("|---|---:|---:|---:|")
+    for question, c in rows:
+        print(f"| {question} | {c['told']} of {args.samples} | {c['untold']} | {c['clock']} |")
+
+
 def main() -> None:
     args = parse_args()
     if args.conversation:
         main_conversation(args)
+        return
+    if args.clock:
+        main_clock(args)
         return
     started = time.strftime("%Y-%m-%d %H:%M")
     rows = [run(penalty, args.samples, args.show) for penalty in args.penalties]

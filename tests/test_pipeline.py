@@ -11,11 +11,13 @@ import signal
 import sqlite3
 import threading
 import time
+from datetime import datetime
 
 import numpy as np
 import pytest
 from conftest import wait_until
 
+from assistant import clock
 from assistant import pipeline as pipeline_mod
 from assistant.audio import AudioDeviceError
 from assistant.audio.devices import DeviceNotFoundError
@@ -592,6 +594,46 @@ def test_a_turn_started_ahead_is_heard_and_remembered_only_once_confirmed(tmp_pa
     assert stored[0].text == "What is the capital of France?" and stored[1].text == turn.answer_text.strip()
     [record] = _log(cfg)
     assert record["turn"] == turn.id and record["durations_ms"]["text_to_voice"] > 0
+
+
+def test_a_clock_question_is_answered_from_the_clock_not_by_the_llm(tmp_path):
+    """The LLM cannot know the time, and made one up ("It's currently 21:59 EST"). Typed, and
+    started ahead of the endpoint as a spoken one is, the clock answers; the next question goes to
+    the LLM, which has the clock's answer in its cache by then."""
+    cfg, console = _config(tmp_path), Console(io.StringIO(), show_latency=False)
+    sink = _InstantSink()
+
+    async def body(pipe):
+        before = datetime.now()
+        typed = await pipe.ask("What time is it?")
+        spoken = await pipe.start_ahead("what day is it today")
+        await asyncio.sleep(0.3)
+        assert await pipe.confirm(spoken, {"endpoint": time.perf_counter_ns()})
+        await pipe.wait(spoken, 30)
+        after = datetime.now()
+        await pipe._preparing  # the cache catching up with the clock's answers
+        return before, after, typed, spoken, await pipe.ask("Thank you.")
+
+    before, after, typed, spoken, thanks = asyncio.run(_session(cfg, body, sink=sink, observer=console))
+    assert typed.answer_text in {clock.answer("what time is it", t) for t in (before, after)}
+    assert spoken.answer_text in {clock.answer("what day is it", t) for t in (before, after)}
+    for turn in (typed, spoken):  # spoken, with no LLM mark: none of its time was the LLM's
+        assert "tts_first_audio" in turn.marks and "playback_start" in turn.marks
+        assert not {"prompt_built", "llm_first_token", "llm_done"} & set(turn.marks)
+    lines = console.out.getvalue().splitlines()
+    assert lines[:2] == ["assistant: " + typed.answer_text, "assistant: " + spoken.answer_text]
+    stored = _stored(cfg)
+    assert [(t.role, t.text) for t in stored[:4]] == [
+        ("user", "What time is it?"),
+        ("assistant", typed.answer_text),
+        ("user", "what day is it today"),
+        ("assistant", spoken.answer_text),
+    ]
+    log = _log(cfg)
+    assert [r["generated_tokens"] > 0 for r in log] == [False, False, True]
+    assert "llm_ttft" not in log[0]["durations_ms"] and "llm_ttft" in log[2]["durations_ms"]
+    # the two clock answers and their questions were prefilled before "Thank you." came
+    assert log[2]["prompt_tokens"] - log[2]["reused_tokens"] < 12, log[2]
 
 
 class _SlowSink(_InstantSink):

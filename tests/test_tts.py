@@ -67,6 +67,21 @@ def test_markdown_lists_and_emoji_are_not_spoken():
     assert clean_text("👍 *") == ""
 
 
+@pytest.mark.parametrize(
+    ("text", "spoken"),
+    [
+        ("It's 4:07 PM.", "It's 4 oh 7 PM."),  # the voice said "four zero seven"
+        ("It's 9:00 AM.", "It's 9 AM."),  # ... and "nine zero zero A M"
+        ("Come at 9:00.", "Come at 9 o'clock."),
+        ("It's 12:30 pm.", "It's 12:30 pm."),
+        ("The race took 1:05:30.", "The race took 1:05:30."),  # not a time of day
+        ("A ratio of 3:1.", "A ratio of 3:1."),
+    ],
+)
+def test_clock_times_are_read_as_they_are_said(text, spoken):
+    assert clean_text(text) == spoken
+
+
 def test_any_chunking_gives_the_same_clauses():
     long = " ".join(["word"] * 95) + ". End."
     rng = random.Random(0)

@@ -1,0 +1,89 @@
+"""Questions about the clock, answered from the clock rather than by the LLM.
+
+The model cannot know the time, and made it up ("It's currently 21:59 EST"). Told the date and time
+in the prompt, the embedded 135M model still copied them wrong in about half of its answers (9 of
+20 times right, 11 of 20 weekdays, 13 of 20 dates; `scripts/bench_answers.py --clock`, README,
+"Clock questions"). So a question that is only
+about the time, the day, the date, the month or the year is answered here, at once, with the local
+clock; anything more ("what's the date of the moon landing", "what time is it in Tokyo") goes to the
+LLM as before. Matched on `asr.text.normalize()`d text, the recognizer's own spelling, so typed and
+spoken questions alike.
+
+    clock.answer("What time is it?", now)   # "It's 3:56 PM."
+    clock.answer("what's the date today")   # "It's Sunday, December 6, 2026."
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from assistant.asr.text import normalize
+
+# Spelt out rather than strftime's %A/%B, which follow the process's locale: the voice speaks English.
+DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December")  # fmt: skip
+
+# Words that may come around a clock question without changing it ("hey, can you tell me what
+# time it is right now please").
+_BEFORE = r"(?:(?:hey|hi|ok|okay|so|um|uh|and|excuse me|sorry|please|assistant)\s+)*"
+_ASK = (
+    r"(?:(?:can|could|would|will) you (?:please )?(?:tell me|say)|do you know|tell me"
+    r"|i'd like to know|i want to know)\s+"
+)
+_AFTER = r"(?:\s+(?:now|right now|please|today|currently|at the moment|then))*"
+_TODAY = r"(?:\s+(?:today|now))?"
+
+_QUESTIONS = {  # kind → what the question is, after `_ASK` or alone
+    "time": (
+        r"what time is it|what time it is|what's the time|what is the time|the time"
+        r"|what's the current time|what is the current time|the current time|what time do you have"
+    ),
+    "date": (
+        r"what's the date|what is the date|what date is it|what date it is|the date"
+        r"|what's today's date|what is today's date|today's date|what's the date today"
+    ),
+    "day": (
+        r"what day is it|what day it is|what's the day|what is the day|what day of the week is it"
+        r"|what day of the week it is|which day is it|what's today|what is today"
+    ),
+    "month": r"what month is it|what month it is|which month is it|what's the month|what is the month",
+    "year": r"what year is it|what year it is|which year is it|what's the year|what is the year",
+}
+_PATTERNS = {
+    kind: re.compile(rf"{_BEFORE}(?:{_ASK})?(?:{words}){_TODAY}{_AFTER}")
+    for kind, words in _QUESTIONS.items()
+}
+
+
+def kind_of(text: str) -> str | None:
+    """Which clock question `text` is ("time", "date", "day", "month", "year"), or None."""
+    said = normalize(text)
+    return next((kind for kind, pattern in _PATTERNS.items() if pattern.fullmatch(said)), None)
+
+
+def answer(text: str, now: datetime | None = None) -> str | None:
+    """The spoken answer to a clock question, from the local clock (`now`); None for any other text."""
+    kind = kind_of(text)
+    if kind is None:
+        return None
+    now = now or datetime.now()
+    said = {
+        "time": time_of_day(now),
+        "date": date_of(now),
+        "day": f"{DAYS[now.weekday()]}, {MONTHS[now.month - 1]} {now.day}",
+        "month": MONTHS[now.month - 1],
+        "year": str(now.year),
+    }
+    return f"It's {said[kind]}."
+
+
+def time_of_day(now: datetime) -> str:
+    """The time as the (US English) voice says it, on a twelve-hour clock: 3:56 PM."""
+    return f"{now.hour % 12 or 12}:{now.minute:02d} {'AM' if now.hour < 12 else 'PM'}"
+
+
+def date_of(now: datetime) -> str:
+    """The weekday and the date in words: Sunday, December 6, 2026."""
+    return f"{DAYS[now.weekday()]}, {MONTHS[now.month - 1]} {now.day}, {now.year}"

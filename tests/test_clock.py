@@ -1,0 +1,65 @@
+"""Clock questions are answered from the clock; anything more about time goes to the LLM."""
+
+from datetime import datetime
+
+import pytest
+
+from assistant import clock
+
+SUNDAY = datetime(2026, 12, 6, 15, 56)
+
+
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [
+        ("What time is it?", "time"),
+        ("what's the time", "time"),  # the recognizer's spelling: lowercase, no punctuation
+        ("Hey, can you tell me what time it is right now, please?", "time"),
+        ("Do you know what time it is?", "time"),
+        ("tell me the time", "time"),
+        ("What is the date today?", "date"),
+        ("What's today's date?", "date"),
+        ("what day is it today", "day"),
+        ("What day of the week is it?", "day"),
+        ("What month is it?", "month"),
+        ("what year is it", "year"),
+        # More than the clock knows, or not about it: the LLM's
+        ("What time is it in Tokyo?", None),
+        ("What's the date of the moon landing?", None),
+        ("What time does the game start?", None),
+        ("What is time?", None),
+        ("time", None),
+        ("Tell me a joke.", None),
+        ("", None),
+    ],
+)
+def test_only_a_question_wholly_about_the_clock_is_one(said, kind):
+    assert clock.kind_of(said) == kind
+    assert (clock.answer(said, SUNDAY) is None) == (kind is None)
+
+
+@pytest.mark.parametrize(
+    ("now", "said"),
+    [
+        (SUNDAY, "It's 3:56 PM."),
+        (datetime(2026, 12, 7, 0, 5), "It's 12:05 AM."),
+        (datetime(2026, 12, 7, 12, 0), "It's 12:00 PM."),
+        (datetime(2026, 12, 7, 9, 0), "It's 9:00 AM."),
+        (datetime(2026, 12, 7, 23, 59), "It's 11:59 PM."),
+    ],
+)
+def test_the_time_on_a_twelve_hour_clock(now, said):
+    assert clock.answer("what time is it", now) == said
+
+
+def test_the_date_day_month_and_year_in_words():
+    assert clock.answer("what's the date", SUNDAY) == "It's Sunday, December 6, 2026."
+    assert clock.answer("what day is it", SUNDAY) == "It's Sunday, December 6."
+    assert clock.answer("what month is it", datetime(2027, 1, 1)) == "It's January."
+    assert clock.answer("what year is it", datetime(2027, 1, 1)) == "It's 2027."
+
+
+def test_the_local_clock_by_default():
+    before = datetime.now()
+    said = clock.answer("what year is it")
+    assert said in {f"It's {before.year}.", f"It's {datetime.now().year}."}
