@@ -363,7 +363,7 @@ def _cmd_doctor(args) -> int:
     for ok, what, detail in run_checks(cfg, args.config):
         problems += not ok
         print(f"{'ok ' if ok else 'FIX'}  {what}: {detail}")
-    print("all good" if not problems else f"{problems} problem(s) to fix")
+    print("all good" if not problems else f"{_counted(problems, 'problem')} to fix")
     return 1 if problems else 0
 
 

@@ -80,6 +80,9 @@ def test_the_config_line_names_the_file_given_with_config(tmp_path, monkeypatch)
     env = {k: v for k, v in os.environ.items() if k != "ASSISTANT_CONFIG"}
     result = subprocess.run(argv, capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env)
     assert result.stdout.splitlines()[0] == f"ok   config: {mine}"
+    problems = sum(line.startswith("FIX") for line in result.stdout.splitlines())
+    ending = {0: "all good", 1: "1 problem to fix"}.get(problems, f"{problems} problems to fix")
+    assert result.stdout.splitlines()[-1] == ending  # not "2 problem(s) to fix"
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("ASSISTANT_CONFIG", raising=False)
     assert next(doctor.run_checks(Config())) == (True, "config", "built-in defaults")
