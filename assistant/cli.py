@@ -111,7 +111,9 @@ def _parser() -> argparse.ArgumentParser:
 
     p = command("run", _cmd_run, "Listen on the microphone and answer aloud (Ctrl-C to quit).")
     p.add_argument(
-        "--input", metavar="WAV", help="read the question(s) from an audio file instead of the mic"
+        "--input",
+        metavar="AUDIO",
+        help="read the questions from an audio file (WAV, FLAC, Ogg/Opus, MP3) instead of the mic",
     )
     p.add_argument(
         "--output",
