@@ -574,6 +574,7 @@ class Pipeline:
         `scripts/bench_llm.py --start`), and after an answer the LLM did not write. Asked for while
         a prefill runs, it comes after that one (the window may have changed meanwhile)."""
         self._window_stale = True
+        self._prepare_text = ""  # the last question's partial is not the next one's start
         if self._preparing is None or self._preparing.done():
             self._preparing = asyncio.create_task(self._prepare(), name="prefill window")
 

@@ -18,6 +18,7 @@ block edges), and only when the device refuses the voice's rate.
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import ctypes.util
 import logging
@@ -71,6 +72,9 @@ def _alsa_messages_to_log() -> None:
     global _alsa_handler  # ctypes frees a callback that nothing refers to
     _alsa_handler = _ALSA_ERROR_HANDLER(to_log)
     alsa.snd_lib_error_set_handler(_alsa_handler)
+    # alsa-lib's own handler again before the interpreter is torn down (sounddevice's exit handler,
+    # which runs after this one, closes PortAudio): no call into a Python that is going away.
+    atexit.register(alsa.snd_lib_error_set_handler, None)
 
 
 # void (*)(const char *file, int line, const char *function, int err, const char *fmt, ...): only the
