@@ -50,12 +50,14 @@ from assistant.memory import Memory
 from assistant.metrics import LatencyLog, turn_record
 from assistant.prompt import build_messages, fit_question, window
 from assistant.stage import Stage
+from assistant.timers import Timers, parse_request
 from assistant.tts import ClauseSplitter, PiperTts
 
 log = logging.getLogger(__name__)
 
 MESSAGE_SCAFFOLD_TOKENS = 8  # ChatML around one message's text: <|im_start|>, role, newlines, <|im_end|>
 FIRST_AUDIO_WAIT_S = 5.0  # the LLM's longest pause for the first clause's synthesis
+ANNOUNCE_POLL_S = 0.1  # s between looks for the end of the answer a due timer waits for
 # A barge-in confirms within min_speech_ms + 400 ms of the hold (bargein.py); a hold that lasts this
 # long is a listener that stopped hearing (a stalled microphone), and the answer must not hang on it.
 MAX_HOLD_S = 3.0
@@ -106,8 +108,9 @@ class AnswerStage(Stage):
         if not isinstance(frame, UserText):
             return await self.push(frame)
         turn = frame.turn
-        if (known := clock.answer(turn.user_text)) is not None:
-            return await self._answer_from_clock(frame, known)
+        known = clock.answer(turn.user_text) or self.pipeline.timers.answer(turn.user_text)
+        if known is not None:
+            return await self._answer_here(frame, known)
         messages = await self._prompt(turn, frame.history)
         turn.mark("prompt_built")
         pieces = self.llm.stream(messages, turn.cancel)
@@ -129,9 +132,10 @@ class AnswerStage(Stage):
         )
         await self.push(AnswerEnd(turn))
 
-    async def _answer_from_clock(self, frame: UserText, text: str) -> None:
-        """A question only about the time or the date (`clock.py`): answered at once from the local
-        clock, which the LLM does not know. The turn has no LLM marks: none of its time was the LLM's."""
+    async def _answer_here(self, frame: UserText, text: str) -> None:
+        """A question only about the time or the date (`clock.py`), or a request about a timer
+        (`timers.py`): answered at once, without the LLM, which does not know the time and cannot
+        set a timer. The turn has no LLM marks: none of its time was the LLM's."""
         turn = frame.turn
         if frame.history is None:  # else `Pipeline.confirm` remembers the question
             await self.pipeline.remember("user", turn.user_text)
@@ -411,6 +415,8 @@ class Pipeline:
     _cleanup: asyncio.Task | None = None
     _preparing: asyncio.Task | None = None
     _window_stale: bool = False  # the window changed without the LLM (a clock answer): prefill it
+    timers: Timers | None = None  # set at open: the kitchen timers, said aloud when due
+    _announcing: set = field(default_factory=set)  # their announcements' tasks, until done
     _prepare_text: str = ""  # the newest partial transcript to prefill ...
     _prepared: str = ""  # ... and the last one prefilled (reset by each turn)
     # Set by the listener when the user may be starting to talk over the answer: playback pauses.
@@ -459,6 +465,7 @@ class Pipeline:
             stage.on_error = self._stage_failed
             stage.start()
         self.latency_log = LatencyLog(self.config.metrics.latency_log_path)
+        self.timers = Timers(self._announce_soon)
         self._prefill_window()
 
     async def _open_sink(self) -> str:
@@ -515,6 +522,8 @@ class Pipeline:
         None (nothing started) while a turn is being answered or another is ahead."""
         text = text.strip()
         if self.busy or self.ahead is not None or not text or not self.stages:
+            return None
+        if parse_request(text) is not None:  # a timer is set (or cancelled) once it is final
             return None
         history = await self._recent(self.config.memory.window_turns)  # before the user text is in it
         turn = self._new_turn(text)
@@ -634,6 +643,24 @@ class Pipeline:
         await self.stages[1].inbox.put(AnswerEnd(turn))
         return turn
 
+    def _announce_soon(self, text: str) -> None:
+        task = asyncio.create_task(self.announce(text), name="announce")
+        self._announcing.add(task)
+        task.add_done_callback(self._announcing.discard)
+
+    async def announce(self, text: str) -> Turn:
+        """Say `text` as the assistant's own turn, without the LLM (a timer that is due): once the
+        answer under way (or started ahead) is over; shown, spoken, remembered and logged as an
+        answer is, and interruptible as one."""
+        while self.busy or self.ahead is not None:
+            await asyncio.sleep(ANNOUNCE_POLL_S)
+        turn = self.current = self._new_turn("", answer_text=text)
+        self.observer.state(self.answering_state)
+        self.observer.answer_piece(turn, text)
+        await self.stages[1].inbox.put(AnswerText(turn, text))
+        await self.stages[1].inbox.put(AnswerEnd(turn))
+        return turn
+
     async def finish_turn(self, turn: Turn) -> None:
         """Store the reply (clipped to what was played if interrupted), log latency, wake waiters."""
         if "turn_end" in turn.marks:
@@ -695,7 +722,15 @@ class Pipeline:
             self._cleanup = asyncio.create_task(self.interrupt())
 
     async def stop(self) -> None:
-        """Finish queued work, stop the stages, release the memory thread."""
+        """Finish queued work, stop the stages, release the memory thread. Timers not yet due are
+        forgotten (they live as long as the assistant runs)."""
+        if self.timers is not None and (pending := self.timers.close()):
+            timers = "1 timer" if pending == 1 else f"{pending} timers"
+            self.observer.warning(
+                f"forgetting {timers} not yet done: timers last as long as the assistant runs"
+            )
+        for task in list(self._announcing):  # due, but still waiting for an answer to end
+            task.cancel()
         if self._preparing is not None:
             await asyncio.gather(self._preparing, return_exceptions=True)
         for stage in self.stages:

@@ -644,6 +644,42 @@ class _SlowSink(_InstantSink):
         return not cancel.wait(0.3)
 
 
+def test_a_timer_is_set_and_said_aloud_when_due_after_the_answer_under_way(tmp_path):
+    """Asked to set one, the LLM said "Set a timer for five minutes and have the user take a
+    picture of themselves ..." and set nothing. A spoken request is not started ahead of the
+    endpoint (the user may go on: "... for ten minutes"); a timer due during an answer waits for
+    its end; one not yet due when the assistant stops is forgotten with a warning."""
+    cfg, console = _config(tmp_path, max_answer_tokens=64), Console(io.StringIO(), show_latency=False)
+
+    async def body(pipe):
+        assert await pipe.start_ahead("set a timer for five minutes") is None and not pipe.timers.running
+        set_at = time.perf_counter_ns()
+        timer = await pipe.ask("Set a timer for one second.")
+        story = await pipe.ask("Tell me a long story about a dragon.")  # 0.3 s a clause: over 1 s
+        while len(pipe.timers.running) or pipe._announcing:
+            await asyncio.sleep(0.05)
+        done = pipe.current
+        await pipe.wait(done, 30)
+        await pipe.ask("Set a timer for ten minutes.")
+        return set_at, timer, story, done
+
+    set_at, timer, story, done = asyncio.run(_session(cfg, body, sink=_SlowSink(), observer=console))
+    assert timer.answer_text == "Timer set for 1 second."
+    assert story.marks["turn_end"] - set_at > 1.2e9  # the timer was due while the story played ...
+    assert done.answer_text == "Your timer for 1 second is done."
+    assert done.marks["turn_start"] >= story.marks["turn_end"]  # ... and waited for its end
+    assert "playback_start" in done.marks  # said aloud
+    lines = console.out.getvalue().splitlines()
+    assert "assistant: Your timer for 1 second is done." in lines
+    assert (
+        lines[-1]
+        == "assistant: warning: forgetting 1 timer not yet done: timers last as long as the assistant runs"
+    )
+    stored = [(t.role, t.text) for t in _stored(cfg)]
+    assert stored[:2] == [("user", "Set a timer for one second."), ("assistant", "Timer set for 1 second.")]
+    assert ("assistant", "Your timer for 1 second is done.") in stored
+
+
 def test_playback_start_is_marked_while_the_first_clause_plays(tmp_path):
     """Whoever watches a turn (terminal, benchmarks) must see a one-clause answer sounding while it
     sounds, not only once it is over."""
