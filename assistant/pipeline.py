@@ -725,10 +725,8 @@ class Pipeline:
         """Finish queued work, stop the stages, release the memory thread. Timers not yet due are
         forgotten (they live as long as the assistant runs)."""
         if self.timers is not None and (pending := self.timers.close()):
-            timers = "1 timer" if pending == 1 else f"{pending} timers"
-            self.observer.warning(
-                f"forgetting {timers} not yet done: timers last as long as the assistant runs"
-            )
+            timers = "1 timer or alarm" if pending == 1 else f"{pending} timers and alarms"
+            self.observer.warning(f"forgetting {timers} not yet due: they last as long as the assistant runs")
         for task in list(self._announcing):  # due, but still waiting for an answer to end
             task.cancel()
         if self._preparing is not None:

@@ -1,4 +1,5 @@
-"""Kitchen timers, set and asked about by voice: "set a timer for five minutes".
+"""Kitchen timers and alarms, set and asked about by voice: "set a timer for five minutes",
+"wake me up at seven".
 
 Asked to set one, the LLM said "Set a timer for five minutes and have the user take a picture of
 themselves" and set nothing (an instruction in its system prompt not to promise what it cannot do
@@ -9,21 +10,28 @@ when it is due the assistant says so aloud (`Pipeline.announce`), after the answ
     timers.answer("set a timer for twenty five minutes")   # "Timer set for 25 minutes."
     timers.answer("how much time is left")                  # "24 minutes and 59 seconds left."
     timers.answer("cancel the timer")                       # "Timer cancelled."
+    timers.answer("set an alarm for six forty five a m")    # "Alarm set for 6:45 AM tomorrow."
+    timers.answer("when is my alarm")                       # "Your alarm is set for 6:45 AM tomorrow."
 
 Matched on `asr.text.normalize()`d text, as `clock.py` does: numbers arrive as words ("twenty
-five"), so they are read back through the same num2words that spelled them. Timers live as long as
-the assistant runs (a restart forgets them).
+five"), so they are read back through the same num2words that spelled them. A time of day without
+a.m. or p.m. is the sooner of the two ("wake me up at seven" at 10 PM: 7 AM). Timers and alarms
+live as long as the assistant runs (a restart forgets them).
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from assistant.asr.text import normalize
+from assistant.clock import time_of_day
 
 MAX_NUMBER = 999
 # "twenty five" → 25, as the normalizer spells them (num2words, hyphens as spaces); "a"/"an" are one.
@@ -42,14 +50,34 @@ _SET = re.compile(
     rf"|(?:a |an )?(?P<named>.+?) timer)(?: please)?"
 )
 _CANCEL = re.compile(
-    rf"{_BEFORE}(?:cancel|stop|delete|remove|clear|turn off|end)(?: the| my| all| all the| all my)? timers?"
-    r"(?: please)?"
+    rf"{_BEFORE}(?:cancel|stop|delete|remove|clear|turn off|end)(?: the| my| all| all the| all my)?"
+    r" (?P<kind>timer|alarm)s?(?: please)?"
 )
 _LEFT = re.compile(
     rf"{_BEFORE}(?:how (?:much time|much longer|long) (?:is |is there )?(?:left|remaining|to go)"
     r"(?: on (?:the|my) timers?)?|how long until (?:the|my) timer(?: goes off| is done| ends)?"
     r"|(?:what's|what is) (?:left )?on (?:the|my) timers?|check (?:the|my) timers?)(?: please)?"
 )
+_ALARM = re.compile(
+    rf"{_BEFORE}(?:(?:set|make|create|give me) (?:an |the |my |a |me an )?alarm (?:for|at)"
+    r"|wake me(?: up)? at|alarm (?:for|at)) (?P<at>.+?)(?P<tomorrow> tomorrow(?: morning)?)?(?: please)?"
+)
+_WHEN = re.compile(rf"{_BEFORE}(?:when|what time) is (?:my|the) alarms?(?: set for)?(?: please)?")
+# "seven", "seven thirty", "seven oh five", "seven o'clock", each maybe with "a m"/"am"/"p m"/"pm" or
+# "in the morning" ... (how the normalizer spells "7", "7:30", "7:05 pm", "7:00")
+_HALF_DAY = {"a m": 0, "am": 0, "in the morning": 0, "p m": 12, "pm": 12, "in the afternoon": 12,
+             "in the evening": 12, "at night": 12, "tonight": 12}  # fmt: skip
+_CLOCK_TIME = re.compile(
+    rf"(?P<hour>{_NUMBER})(?: (?:oh (?P<oh>{_NUMBER})|(?P<minute>{_NUMBER})|o'clock))?"
+    rf"(?: (?P<half>{'|'.join(_HALF_DAY)}))?"
+)
+
+
+class Request(NamedTuple):
+    what: str  # "set" (a timer), "alarm", "cancel", "left" (on the timers), "when" (the alarms)
+    seconds: int | None = None  # set, alarm: from now until due; None: not a duration (asked back)
+    kind: str = "timer"  # cancel: "timer" or "alarm"
+    at: datetime | None = None  # alarm: when
 
 
 def parse_duration(words: str) -> int | None:
@@ -68,19 +96,47 @@ def parse_duration(words: str) -> int | None:
     return total or None
 
 
-def parse_request(text: str) -> tuple[str, int | None] | None:
-    """("set", seconds or None when the duration is not one), ("cancel", None) or ("left", None);
-    None when `text` is not only about a timer."""
+def parse_request(text: str, now: datetime | None = None) -> Request | None:
+    """What `text` asks of the timers and alarms; None when it is not only about them."""
     said = normalize(text)
-    if _CANCEL.fullmatch(said):
-        return "cancel", None
+    if m := _CANCEL.fullmatch(said):
+        return Request("cancel", kind=m["kind"])
     if _LEFT.fullmatch(said):
-        return "left", None
+        return Request("left")
+    if _WHEN.fullmatch(said):
+        return Request("when")
+    if m := _ALARM.fullmatch(said):
+        now = now or datetime.now()
+        at = next_clock_time(m["at"], now)
+        if at is not None and m["tomorrow"] and at.date() == now.date():  # at 5 AM, "seven tomorrow"
+            at += timedelta(days=1)
+        seconds = None if at is None else math.ceil((at - now).total_seconds())
+        return Request("alarm", seconds, at=at)
     if m := _SET.fullmatch(said):
         seconds = parse_duration(m["for"] or m["named"])
         if seconds is not None or m["for"]:  # "... the pasta timer" is no request; "... for the pasta" is
-            return "set", seconds
+            return Request("set", seconds)
     return None
+
+
+def next_clock_time(words: str, now: datetime) -> datetime | None:
+    """The next moment after `now` that the spoken time of day names ("seven", "six forty five p m",
+    "seven o'clock in the morning"), or None. Without a.m. or p.m., the sooner of the two."""
+    m = _CLOCK_TIME.fullmatch(words)
+    if m is None:
+        return None
+    hour, minute = _NUMBERS[m["hour"]], _NUMBERS.get(m["oh"] or m["minute"] or "", 0)
+    if hour > 23 or minute > 59 or (m["half"] and not 1 <= hour <= 12):
+        return None
+    if m["half"]:
+        hours = [hour % 12 + _HALF_DAY[m["half"]]]
+    else:
+        hours = [hour] if hour == 0 or hour > 12 else [hour % 12, hour % 12 + 12]
+    times = []
+    for h in hours:
+        at = now.replace(hour=h, minute=minute, second=0, microsecond=0)
+        times.append(at if at > now else at + timedelta(days=1))
+    return min(times)
 
 
 def spoken_duration(seconds: int) -> str:
@@ -100,6 +156,7 @@ class Timer:
     seconds: int  # as set
     due: float  # time.monotonic() when it goes off
     handle: asyncio.TimerHandle | None = None
+    at: datetime | None = None  # an alarm's time of day (a timer has none)
 
     def left(self) -> int:
         return max(1, round(self.due - time.monotonic()))
@@ -107,60 +164,89 @@ class Timer:
 
 @dataclass
 class Timers:
-    """The running timers. `announce(text)` is called on the event loop when one is due."""
+    """The running timers and alarms. `announce(text)` is called on the event loop when one is due."""
 
     announce: Callable[[str], object]
     running: list[Timer] = field(default_factory=list)
 
-    def answer(self, text: str) -> str | None:
-        """The reply to a request about timers (and the timer set or cancelled), or None for any other
-        text. Call it on the event loop: the timers are its call_later handles."""
-        request = parse_request(text)
+    @property
+    def timers(self) -> list[Timer]:
+        return [t for t in self.running if t.at is None]
+
+    @property
+    def alarms(self) -> list[Timer]:
+        return [t for t in self.running if t.at is not None]
+
+    def answer(self, text: str, now: datetime | None = None) -> str | None:
+        """The reply to a request about timers or alarms (and the one set or cancelled), or None for
+        any other text. Call it on the event loop: they are its call_later handles."""
+        request = parse_request(text, now)
         if request is None:
             return None
-        what, seconds = request
-        if what == "cancel":
-            return self._cancel()
-        if what == "left":
+        if request.what == "cancel":
+            return self._cancel(request.kind)
+        if request.what == "left":
             return self._left()
-        if seconds is None:  # "set a timer for the pasta": a timer, but for how long? (not the LLM's guess)
+        if request.what == "when":
+            return self._when(now or datetime.now())
+        if request.seconds is None:  # "set a timer for the pasta": for how long? (not the LLM's guess)
+            if request.what == "alarm":
+                return "For what time? Say, for example: set an alarm for 7:30 AM."
             return "For how long? Say, for example: set a timer for five minutes."
-        return self._set(seconds)
+        return self._set(request.seconds, request.at, now or datetime.now())
 
-    def _set(self, seconds: int) -> str:
-        timer = Timer(seconds, time.monotonic() + seconds)
+    def _set(self, seconds: int, at: datetime | None, now: datetime) -> str:
+        timer = Timer(seconds, time.monotonic() + seconds, at=at)
         timer.handle = asyncio.get_running_loop().call_later(seconds, self._due, timer)
         self.running.append(timer)
-        more = f" You have {len(self.running)} timers." if len(self.running) > 1 else ""
+        if at is not None:
+            return f"Alarm set for {_alarm_time(at, now)}."
+        more = f" You have {len(self.timers)} timers." if len(self.timers) > 1 else ""
         return f"Timer set for {spoken_duration(seconds)}.{more}"
 
     def _due(self, timer: Timer) -> None:
         self.running.remove(timer)
-        self.announce(f"Your timer for {spoken_duration(timer.seconds)} is done.")
+        if timer.at is not None:
+            self.announce(f"It's {time_of_day(timer.at)}. This is your alarm.")
+        else:
+            self.announce(f"Your timer for {spoken_duration(timer.seconds)} is done.")
 
-    def _cancel(self) -> str:
-        if not self.running:
-            return "There is no timer to cancel."
-        for timer in self.running:
+    def _cancel(self, kind: str) -> str:
+        chosen = self.alarms if kind == "alarm" else self.timers
+        if not chosen:
+            return f"There is no {kind} to cancel."
+        for timer in chosen:
             timer.handle.cancel()
-        count, self.running = len(self.running), []
-        return "Timer cancelled." if count == 1 else f"{count} timers cancelled."
+            self.running.remove(timer)
+        return f"{kind.capitalize()} cancelled." if len(chosen) == 1 else f"{len(chosen)} {kind}s cancelled."
 
     def _left(self) -> str:
-        if not self.running:
+        timers = self.timers
+        if not timers:
             return "There is no timer running."
-        if len(self.running) == 1:
-            return f"{spoken_duration(self.running[0].left())} left."
+        if len(timers) == 1:
+            return f"{spoken_duration(timers[0].left())} left."
         each = [
-            f"the timer for {spoken_duration(t.seconds)} has {spoken_duration(t.left())} left"
-            for t in self.running
+            f"the timer for {spoken_duration(t.seconds)} has {spoken_duration(t.left())} left" for t in timers
         ]
         return "T" + (", ".join(each[:-1]) + " and " + each[-1])[1:] + "."
 
+    def _when(self, now: datetime) -> str:
+        alarms = sorted(self.alarms, key=lambda t: t.due)
+        if not alarms:
+            return "There is no alarm set."
+        times = " and ".join(_alarm_time(t.at, now) for t in alarms)
+        return f"Your alarm is set for {times}." if len(alarms) == 1 else f"Your alarms are set for {times}."
+
     def close(self) -> int:
-        """Stop every timer (the assistant is stopping); how many were running."""
+        """Stop every timer and alarm (the assistant is stopping); how many were running."""
         count = len(self.running)
         for timer in self.running:
             timer.handle.cancel()
         self.running = []
         return count
+
+
+def _alarm_time(at: datetime, now: datetime) -> str:
+    """The alarm's time of day, and "tomorrow" after it when that is another day than `now`'s."""
+    return time_of_day(at) + (" tomorrow" if at.date() != now.date() else "")

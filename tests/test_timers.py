@@ -1,11 +1,12 @@
-"""Timers: spoken durations, requests, and real timers on an event loop."""
+"""Timers and alarms: spoken durations and times of day, requests, and real timers on an event loop."""
 
 import asyncio
 import time
+from datetime import datetime
 
 import pytest
 
-from assistant.timers import Timers, parse_duration, parse_request, spoken_duration
+from assistant.timers import Request, Timers, next_clock_time, parse_duration, parse_request, spoken_duration
 
 
 @pytest.mark.parametrize(
@@ -33,24 +34,54 @@ def test_spoken_durations(words, seconds):
 @pytest.mark.parametrize(
     ("said", "parsed"),
     [
-        ("Set a timer for 5 minutes.", ("set", 300)),
-        ("set a five minute timer", ("set", 300)),
-        ("Timer for 10 minutes", ("set", 600)),
-        ("Hey, can you start a timer for an hour and a half, please?", ("set", 5400)),
-        ("set a timer for the pasta", ("set", None)),  # a timer, but how long: asked back
-        ("Cancel the timer.", ("cancel", None)),
-        ("stop all timers", ("cancel", None)),
-        ("How much time is left?", ("left", None)),
-        ("how long is left on the timer", ("left", None)),
+        ("Set a timer for 5 minutes.", Request("set", 300)),
+        ("set a five minute timer", Request("set", 300)),
+        ("Timer for 10 minutes", Request("set", 600)),
+        ("Hey, can you start a timer for an hour and a half, please?", Request("set", 5400)),
+        ("set a timer for the pasta", Request("set", None)),  # a timer, but how long: asked back
+        ("Cancel the timer.", Request("cancel")),
+        ("stop all timers", Request("cancel")),
+        ("cancel my alarm", Request("cancel", kind="alarm")),
+        ("How much time is left?", Request("left")),
+        ("how long is left on the timer", Request("left")),
+        ("When is my alarm?", Request("when")),
         # not (only) about a timer: the LLM's
         ("I hate this pasta timer", None),
-        ("Set an alarm for seven.", None),
+        ("Set an alarm clock on fire.", None),
         ("How long is a minute?", None),
         ("What is a timer?", None),
     ],
 )
 def test_requests(said, parsed):
     assert parse_request(said) == parsed
+
+
+TEN_PM = datetime(2026, 12, 6, 22, 0)
+
+
+@pytest.mark.parametrize(
+    ("said", "at"),
+    [
+        ("Wake me up at 7.", datetime(2026, 12, 7, 7, 0)),  # the sooner of 7 AM and 7 PM
+        ("set an alarm for 6:45 pm", datetime(2026, 12, 7, 18, 45)),
+        ("Set an alarm for seven thirty in the morning.", datetime(2026, 12, 7, 7, 30)),
+        ("wake me up at 10:30", datetime(2026, 12, 6, 22, 30)),  # tonight, in half an hour
+        ("alarm for 19:30", datetime(2026, 12, 7, 19, 30)),
+        ("set an alarm for 7:05", datetime(2026, 12, 7, 7, 5)),
+        ("set an alarm for pasta", None),  # an alarm, but when: asked back
+        ("set an alarm for 25", None),
+    ],
+)
+def test_alarm_times_are_the_next_such_moment(said, at):
+    request = parse_request(said, TEN_PM)
+    assert request.what == "alarm" and request.at == at
+    assert request.seconds == (None if at is None else (at - TEN_PM).total_seconds())
+
+
+def test_tomorrow_is_tomorrow_even_when_the_time_is_still_to_come_today():
+    five_am = datetime(2026, 12, 6, 5, 0)
+    assert next_clock_time("seven", five_am) == datetime(2026, 12, 6, 7, 0)
+    assert parse_request("wake me up at seven tomorrow", five_am).at == datetime(2026, 12, 7, 7, 0)
 
 
 def test_spoken_duration_in_digits_and_words():
@@ -84,5 +115,30 @@ def test_a_timer_goes_off_when_due_and_can_be_asked_about_and_cancelled():
         await asyncio.sleep(1.3)
         assert len(said) == 1  # cancelled and closed timers say nothing
         assert timers.answer("what is the capital of france") is None
+
+    asyncio.run(main())
+
+
+def test_an_alarm_goes_off_at_its_time_and_can_be_asked_about_and_cancelled():
+    async def main():
+        said: list[str] = []
+        alarms = Timers(said.append)
+        almost_seven = datetime(2026, 12, 7, 6, 59, 59)  # one real second before 7 AM, for the alarm
+        assert alarms.answer("when is my alarm", almost_seven) == "There is no alarm set."
+        assert alarms.answer("wake me up at seven", almost_seven) == "Alarm set for 7:00 AM."
+        assert alarms.answer("set an alarm for 6:30 am", almost_seven) == "Alarm set for 6:30 AM tomorrow."
+        assert alarms.answer("when is my alarm", almost_seven) == (
+            "Your alarms are set for 7:00 AM and 6:30 AM tomorrow."
+        )
+        assert alarms.answer("how much time is left", almost_seven) == "There is no timer running."
+        await asyncio.sleep(1.3)
+        assert said == ["It's 7:00 AM. This is your alarm."]
+        assert alarms.answer("cancel the timer") == "There is no timer to cancel."  # alarms are not timers
+        assert alarms.answer("cancel the alarm") == "Alarm cancelled."
+        assert (
+            alarms.answer("set an alarm for pasta")
+            == "For what time? Say, for example: set an alarm for 7:30 AM."
+        )
+        assert not alarms.running
 
     asyncio.run(main())
