@@ -15,7 +15,8 @@ when it is due the assistant says so aloud (`Pipeline.announce`), after the answ
 
 Matched on `asr.text.normalize()`d text, as `clock.py` does: numbers arrive as words ("twenty
 five"), so they are read back through the same num2words that spelled them. A time of day without
-a.m. or p.m. is the sooner of the two ("wake me up at seven" at 10 PM: 7 AM). Timers and alarms
+a.m. or p.m. is the sooner of the two ("set an alarm for seven" at 5 PM: 7 PM), but a wake-up is in
+the morning ("wake me up at seven" at 5 PM: 7 AM). Timers and alarms
 live as long as the assistant runs (a restart forgets them).
 """
 
@@ -60,7 +61,8 @@ _LEFT = re.compile(
 )
 _ALARM = re.compile(
     rf"{_BEFORE}(?:(?:set|make|create|give me) (?:an |the |my |a |me an )?alarm (?:for|at)"
-    r"|wake me(?: up)? at|alarm (?:for|at)) (?P<at>.+?)(?P<tomorrow> tomorrow(?: morning)?)?(?: please)?"
+    r"|(?P<wake>wake me(?: up)? at)|alarm (?:for|at)) (?P<at>.+?)"
+    r"(?P<tomorrow> tomorrow(?: morning)?)?(?: please)?"
 )
 _WHEN = re.compile(rf"{_BEFORE}(?:when|what time) is (?:my|the) alarms?(?: set for)?(?: please)?")
 # "seven", "seven thirty", "seven oh five", "seven o'clock", each maybe with "a m"/"am"/"p m"/"pm" or
@@ -107,7 +109,7 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
         return Request("when")
     if m := _ALARM.fullmatch(said):
         now = now or datetime.now()
-        at = next_clock_time(m["at"], now)
+        at = next_clock_time(m["at"], now, morning=bool(m["wake"]))
         if at is not None and m["tomorrow"] and at.date() == now.date():  # at 5 AM, "seven tomorrow"
             at += timedelta(days=1)
         seconds = None if at is None else math.ceil((at - now).total_seconds())
@@ -119,9 +121,10 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
     return None
 
 
-def next_clock_time(words: str, now: datetime) -> datetime | None:
+def next_clock_time(words: str, now: datetime, morning: bool = False) -> datetime | None:
     """The next moment after `now` that the spoken time of day names ("seven", "six forty five p m",
-    "seven o'clock in the morning"), or None. Without a.m. or p.m., the sooner of the two."""
+    "seven o'clock in the morning"), or None. Without a.m. or p.m., the sooner of the two, or the
+    morning's when `morning` ("wake me up at seven" at 5 PM)."""
     m = _CLOCK_TIME.fullmatch(words)
     if m is None:
         return None
@@ -131,7 +134,7 @@ def next_clock_time(words: str, now: datetime) -> datetime | None:
     if m["half"]:
         hours = [hour % 12 + _HALF_DAY[m["half"]]]
     else:
-        hours = [hour] if hour == 0 or hour > 12 else [hour % 12, hour % 12 + 12]
+        hours = [hour] if hour == 0 or hour > 12 else [hour % 12] if morning else [hour % 12, hour % 12 + 12]
     times = []
     for h in hours:
         at = now.replace(hour=h, minute=minute, second=0, microsecond=0)

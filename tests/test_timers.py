@@ -65,7 +65,7 @@ TEN_PM = datetime(2026, 12, 6, 22, 0)
         ("Wake me up at 7.", datetime(2026, 12, 7, 7, 0)),  # the sooner of 7 AM and 7 PM
         ("set an alarm for 6:45 pm", datetime(2026, 12, 7, 18, 45)),
         ("Set an alarm for seven thirty in the morning.", datetime(2026, 12, 7, 7, 30)),
-        ("wake me up at 10:30", datetime(2026, 12, 6, 22, 30)),  # tonight, in half an hour
+        ("set an alarm for 10:30", datetime(2026, 12, 6, 22, 30)),  # tonight, in half an hour
         ("alarm for 19:30", datetime(2026, 12, 7, 19, 30)),
         ("set an alarm for 7:05", datetime(2026, 12, 7, 7, 5)),
         ("set an alarm for pasta", None),  # an alarm, but when: asked back
