@@ -23,6 +23,7 @@ class Console:
         self._mid_answer = False  # an answer's line is open
         self._answer_cut = False  # a warning closed that line; the answer goes on below it
         self._partial_shown = False
+        self._prompt_gone = False  # `chat`: an announcement (a due timer) wrote over the "> " prompt
 
     def _write(self, text: str) -> None:
         self.out.write(text)
@@ -31,7 +32,12 @@ class Console:
     def state(self, name: str) -> None:
         if self.out.isatty() and not self._mid_answer:
             # In `chat` nothing listens between turns: "[listening]> " stood before each typed line.
-            self._write("\r\033[K" if self.typed and name == "listening" else f"\r\033[K[{name}]")
+            # A turn nobody typed (a timer that went off) leaves input() waiting with no prompt shown.
+            if self.typed and name == "listening":
+                self._write("\r\033[K> " if self._prompt_gone else "\r\033[K")
+                self._prompt_gone = False
+            else:
+                self._write(f"\r\033[K[{name}]")
 
     def partial(self, text: str) -> None:
         if self.out.isatty():
@@ -53,6 +59,7 @@ class Console:
         self._write(text)
 
     def turn_done(self, turn: Turn, record: dict) -> None:
+        self._prompt_gone = self.typed and not turn.user_text
         if self._mid_answer:
             self._write(" [interrupted]\n" if turn.interrupted else "\n")
         self._mid_answer = self._answer_cut = False

@@ -20,6 +20,19 @@ def test_the_state_line_shows_listening_only_where_a_microphone_listens():
     assert typed.out.getvalue() == "\r\033[K[thinking]\r\033[K"  # `chat` showed "[listening]> " at its prompt
 
 
+def test_chat_shows_its_prompt_again_after_an_announcement():
+    """A due timer's announcement wrote over "> " while input() waited: the user typed at a blank line."""
+    console = Console(_Terminal(), show_latency=False, typed=True)
+    typed, announced = Turn(1, "set a timer for one second"), Turn(2, "", answer_text="Your timer is done.")
+    for turn in (typed, announced):
+        console.answer_piece(turn, turn.answer_text or "Timer set.")
+        console.turn_done(turn, {})
+        console.state("listening")
+    shown = console.out.getvalue()
+    assert shown.endswith("assistant: Your timer is done.\n\r\033[K> ")  # the prompt back for the user
+    assert "Timer set.\n\r\033[K\r" in shown  # after a typed turn, input() writes the prompt itself
+
+
 def test_a_piped_console_shows_no_state_line():
     console = Console(io.StringIO())
     console.state("thinking")
