@@ -16,8 +16,8 @@ when it is due the assistant says so aloud (`Pipeline.announce`), after the answ
 Matched on `asr.text.normalize()`d text, as `clock.py` does: numbers arrive as words ("twenty
 five"), so they are read back through the same num2words that spelled them. A time of day without
 a.m. or p.m. is the sooner of the two ("set an alarm for seven" at 5 PM: 7 PM), but a wake-up is in
-the morning ("wake me up at seven" at 5 PM: 7 AM). Timers and alarms
-live as long as the assistant runs (a restart forgets them).
+the morning ("wake me up at seven" at 5 PM: 7 AM). Timers and alarms live as long as the assistant
+runs (a restart forgets them).
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def next_clock_time(words: str, now: datetime, morning: bool = False) -> datetim
     if m["half"]:
         hours = [hour % 12 + _HALF_DAY[m["half"]]]
     else:
-        hours = [hour] if hour == 0 or hour > 12 else [hour % 12] if morning else [hour % 12, hour % 12 + 12]
+        hours = [hour] if hour > 12 else [hour % 12] if morning else [hour % 12, hour % 12 + 12]
     times = []
     for h in hours:
         at = now.replace(hour=h, minute=minute, second=0, microsecond=0)
