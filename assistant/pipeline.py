@@ -711,10 +711,11 @@ class Pipeline:
 
     async def _stage_failed(self, frame: Frame, err: Exception) -> None:
         """A crash inside one turn: report it in one line, end the turn, keep the assistant alive."""
-        self.observer.error(f"{type(err).__name__}: {err}")
+        message = f"{type(err).__name__}: {err}"
+        self.observer.error(message)
         turn = getattr(frame, "turn", None)
         if turn is not None and not turn.failed:
-            turn.failed = f"{type(err).__name__}: {err}"
+            turn.failed = message
         if turn is not None and turn is self.ahead:
             self._cleanup = asyncio.create_task(self.discard(turn))  # `confirm` then says it failed
         elif turn is not None and turn is self.current:
