@@ -1,6 +1,6 @@
 """Wires the stages and owns the turn: start, cancel (barge-in), finish.
 
-    user text ─► AnswerStage (memory window → prompt → LLM tokens; the clock answers "what time is it")
+    user text ─► AnswerStage (memory window → prompt → LLM tokens; or clock, timers, limits)
               ─► SpeechStage (clauses → piper audio)
               ─► PlaybackStage (audio → device or file) ─► finish_turn
 
@@ -29,7 +29,7 @@ from typing import Protocol
 
 import numpy as np
 
-from assistant import clock
+from assistant import clock, limits
 from assistant.audio import AudioDeviceError, DeviceNotFoundError
 from assistant.config import Config
 from assistant.errors import gist
@@ -108,7 +108,8 @@ class AnswerStage(Stage):
         if not isinstance(frame, UserText):
             return await self.push(frame)
         turn = frame.turn
-        known = clock.answer(turn.user_text) or self.pipeline.timers.answer(turn.user_text)
+        text = turn.user_text
+        known = clock.answer(text) or self.pipeline.timers.answer(text) or limits.answer(text)
         if known is not None:
             return await self._answer_here(frame, known)
         messages = await self._prompt(turn, frame.history)
@@ -133,9 +134,10 @@ class AnswerStage(Stage):
         await self.push(AnswerEnd(turn))
 
     async def _answer_here(self, frame: UserText, text: str) -> None:
-        """A question only about the time or the date (`clock.py`), or a request about a timer
-        (`timers.py`): answered at once, without the LLM, which does not know the time and cannot
-        set a timer. The turn has no LLM marks: none of its time was the LLM's."""
+        """A question only about the time or the date (`clock.py`), a request about a timer or an
+        alarm (`timers.py`), or one the assistant cannot serve (`limits.py`): answered at once,
+        without the LLM, which does not know the time and pretended to set timers and to know the
+        weather. The turn has no LLM marks: none of its time was the LLM's."""
         turn = frame.turn
         if frame.history is None:  # else `Pipeline.confirm` remembers the question
             await self.pipeline.remember("user", turn.user_text)

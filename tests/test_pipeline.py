@@ -597,43 +597,48 @@ def test_a_turn_started_ahead_is_heard_and_remembered_only_once_confirmed(tmp_pa
 
 
 def test_a_clock_question_is_answered_from_the_clock_not_by_the_llm(tmp_path):
-    """The LLM cannot know the time, and made one up ("It's currently 21:59 EST"). Typed, and
-    started ahead of the endpoint as a spoken one is, the clock answers; the next question goes to
-    the LLM, which has the clock's answer in its cache by then."""
+    """The LLM cannot know the time, and made one up ("It's currently 21:59 EST"), nor the weather
+    ("mostly sunny with a light breeze"). Typed, and started ahead of the endpoint as a spoken one
+    is, the clock answers (and `limits`); the next question goes to the LLM, which has those answers
+    in its cache by then."""
     cfg, console = _config(tmp_path), Console(io.StringIO(), show_latency=False)
     sink = _InstantSink()
 
     async def body(pipe):
         before = datetime.now()
         typed = await pipe.ask("What time is it?")
+        weather = await pipe.ask("What's the weather like today?")
         spoken = await pipe.start_ahead("what day is it today")
         await asyncio.sleep(0.3)
         assert await pipe.confirm(spoken, {"endpoint": time.perf_counter_ns()})
         await pipe.wait(spoken, 30)
         after = datetime.now()
         await pipe._preparing  # the cache catching up with the clock's answers
-        return before, after, typed, spoken, await pipe.ask("Thank you.")
+        return before, after, typed, weather, spoken, await pipe.ask("Thank you.")
 
-    before, after, typed, spoken, thanks = asyncio.run(_session(cfg, body, sink=sink, observer=console))
+    before, after, typed, weather, spoken, _ = asyncio.run(_session(cfg, body, sink=sink, observer=console))
     assert typed.answer_text in {clock.answer("what time is it", t) for t in (before, after)}
+    assert weather.answer_text.startswith("I can't check the weather")  # not "mostly sunny" (limits.py)
     assert spoken.answer_text in {clock.answer("what day is it", t) for t in (before, after)}
-    for turn in (typed, spoken):  # spoken, with no LLM mark: none of its time was the LLM's
+    for turn in (typed, weather, spoken):  # spoken, with no LLM mark: none of its time was the LLM's
         assert "tts_first_audio" in turn.marks and "playback_start" in turn.marks
         assert not {"prompt_built", "llm_first_token", "llm_done"} & set(turn.marks)
-    lines = console.out.getvalue().splitlines()
-    assert lines[:2] == ["assistant: " + typed.answer_text, "assistant: " + spoken.answer_text]
+    answers = [typed.answer_text, weather.answer_text, spoken.answer_text]
+    assert console.out.getvalue().splitlines()[:3] == ["assistant: " + a for a in answers]
     stored = _stored(cfg)
-    assert [(t.role, t.text) for t in stored[:4]] == [
+    assert [(t.role, t.text) for t in stored[:6]] == [
         ("user", "What time is it?"),
         ("assistant", typed.answer_text),
+        ("user", "What's the weather like today?"),
+        ("assistant", weather.answer_text),
         ("user", "what day is it today"),
         ("assistant", spoken.answer_text),
     ]
     log = _log(cfg)
-    assert [r["generated_tokens"] > 0 for r in log] == [False, False, True]
-    assert "llm_ttft" not in log[0]["durations_ms"] and "llm_ttft" in log[2]["durations_ms"]
-    # the two clock answers and their questions were prefilled before "Thank you." came
-    assert log[2]["prompt_tokens"] - log[2]["reused_tokens"] < 12, log[2]
+    assert [r["generated_tokens"] > 0 for r in log] == [False, False, False, True]
+    assert "llm_ttft" not in log[0]["durations_ms"] and "llm_ttft" in log[3]["durations_ms"]
+    # the answers given without the LLM, and their questions, were prefilled before "Thank you." came
+    assert log[3]["prompt_tokens"] - log[3]["reused_tokens"] < 12, log[3]
 
 
 class _SlowSink(_InstantSink):

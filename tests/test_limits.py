@@ -1,0 +1,35 @@
+"""Requests the assistant cannot serve get an honest answer, not the LLM's pretence."""
+
+import pytest
+
+from assistant import limits
+
+
+@pytest.mark.parametrize(
+    ("said", "says"),
+    [
+        ("What is the weather like today?", "I can't check the weather"),
+        ("What's the weather like in Paris?", "I can't check the weather"),
+        ("Will it rain tomorrow?", "I can't check the weather"),
+        ("Can you tell me the weather forecast", "I can't check the weather"),
+        ("Tell me the news.", "I can't read the news"),
+        ("Remind me to call mom at 6 pm.", "I can't set reminders yet, but I can set a timer or an alarm."),
+        ("Turn off the lights.", "I can't control devices"),
+        ("turn the lights on", "I can't control devices"),
+        ("Play some music.", "I can't play music yet."),
+        ("Call mom.", "I can't make calls or send messages."),
+        ("Send a message to John", "I can't make calls or send messages."),
+        # the LLM's: not a request for these, or one it can serve
+        ("I like rainy weather.", None),
+        ("Tell me a story about the weather.", None),
+        ("Play a game with me.", None),
+        ("Call me Sam.", None),
+        ("Turn the page.", None),
+        ("What is the capital of France?", None),
+    ],
+)
+def test_what_cannot_be_done_is_said(said, says):
+    answer = limits.answer(said)
+    assert (answer is None) if says is None else answer.startswith(says)
+    if says and "weather" in says:
+        assert "internet" in answer  # why: nothing leaves the computer
