@@ -25,9 +25,13 @@ DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sun
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December")  # fmt: skip
 
-# Words that may come around a clock question without changing it ("hey, can you tell me what
-# time it is right now please").
-_BEFORE = r"(?:(?:hey|hi|ok|okay|so|um|uh|and|excuse me|sorry|please|assistant)\s+)*"
+# Words that may open a request without changing it ("hey, could you ..."), here and in the timers'
+# and the limits' requests.
+LEAD_IN = (
+    r"(?:(?:hey|hi|ok|okay|so|um|uh|and|excuse me|sorry|please|assistant|can you|could you|would you"
+    r"|will you)\s+)*"
+)
+# ... and around a clock question ("can you tell me what time it is right now please").
 _ASK = (
     r"(?:(?:can|could|would|will) you (?:please )?(?:tell me|say)|do you know|tell me"
     r"|i'd like to know|i want to know)\s+"
@@ -52,7 +56,7 @@ _QUESTIONS = {  # kind → what the question is, after `_ASK` or alone
     "year": r"what year is it|what year it is|which year is it|what's the year|what is the year",
 }
 _PATTERNS = {
-    kind: re.compile(rf"{_BEFORE}(?:{_ASK})?(?:{words}){_TODAY}{_AFTER}")
+    kind: re.compile(rf"{LEAD_IN}(?:{_ASK})?(?:{words}){_TODAY}{_AFTER}")
     for kind, words in _QUESTIONS.items()
 }
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 
 from assistant.asr.text import normalize
+from assistant.clock import LEAD_IN
 
 OFFLINE = "I don't use the internet, so that nothing you say leaves this computer."
-_BEFORE = r"(?:(?:hey|ok|okay|so|um|uh|please|assistant|can you|could you|would you|will you)\s+)*"
 _CANNOT = (  # (what is asked, from the start of the request; the answer)
     (
         r"(?:what's|what is|how's|how is|what will be|tell me) the weather|(?:what's|what is) the forecast"
@@ -40,7 +40,7 @@ _CANNOT = (  # (what is asked, from the start of the request; the answer)
         "I can't make calls or send messages.",
     ),
 )
-_PATTERNS = [(re.compile(rf"{_BEFORE}(?:{asked})"), reply) for asked, reply in _CANNOT]
+_PATTERNS = [(re.compile(rf"{LEAD_IN}(?:{asked})"), reply) for asked, reply in _CANNOT]
 
 
 def answer(text: str) -> str | None:

@@ -32,7 +32,7 @@ from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from assistant.asr.text import normalize
-from assistant.clock import time_of_day
+from assistant.clock import LEAD_IN, time_of_day
 
 MAX_NUMBER = 999
 # "twenty five" → 25, as the normalizer spells them (num2words, hyphens as spaces); "a"/"an" are one.
@@ -44,27 +44,26 @@ _PART = re.compile(
 )
 _DURATION = re.compile(rf"{_PART.pattern}(?:(?: and | )(?:{_PART.pattern}))*")
 
-_BEFORE = r"(?:(?:hey|ok|okay|so|um|uh|and|please|assistant|can you|could you|would you|will you)\s+)*"
 _TIMER = r"(?:a |an |the |my |me a |me an )?timer"
 _SET = re.compile(
-    rf"{_BEFORE}(?:(?:set|start|make|create|put on|give me)\s+)?(?:{_TIMER} (?:for|of) (?P<for>.+?)"
+    rf"{LEAD_IN}(?:(?:set|start|make|create|put on|give me)\s+)?(?:{_TIMER} (?:for|of) (?P<for>.+?)"
     rf"|(?:a |an )?(?P<named>.+?) timer)(?: please)?"
 )
 _CANCEL = re.compile(
-    rf"{_BEFORE}(?:cancel|stop|delete|remove|clear|turn off|end)(?: the| my| all| all the| all my)?"
+    rf"{LEAD_IN}(?:cancel|stop|delete|remove|clear|turn off|end)(?: the| my| all| all the| all my)?"
     r" (?P<kind>timer|alarm)s?(?: please)?"
 )
 _LEFT = re.compile(
-    rf"{_BEFORE}(?:how (?:much time|much longer|long) (?:is |is there )?(?:left|remaining|to go)"
+    rf"{LEAD_IN}(?:how (?:much time|much longer|long) (?:is |is there )?(?:left|remaining|to go)"
     r"(?: on (?:the|my) timers?)?|how long until (?:the|my) timer(?: goes off| is done| ends)?"
     r"|(?:what's|what is) (?:left )?on (?:the|my) timers?|check (?:the|my) timers?)(?: please)?"
 )
 _ALARM = re.compile(
-    rf"{_BEFORE}(?:(?:set|make|create|give me) (?:an |the |my |a |me an )?alarm (?:for|at)"
+    rf"{LEAD_IN}(?:(?:set|make|create|give me) (?:an |the |my |a |me an )?alarm (?:for|at)"
     r"|(?P<wake>wake me(?: up)? at)|alarm (?:for|at)) (?P<at>.+?)"
     r"(?P<tomorrow> tomorrow(?: morning)?)?(?: please)?"
 )
-_WHEN = re.compile(rf"{_BEFORE}(?:when|what time) is (?:my|the) alarms?(?: set for)?(?: please)?")
+_WHEN = re.compile(rf"{LEAD_IN}(?:when|what time) is (?:my|the) alarms?(?: set for)?(?: please)?")
 # "seven", "seven thirty", "seven oh five", "seven o'clock", each maybe with "a m"/"am"/"p m"/"pm" or
 # "in the morning" ... (how the normalizer spells "7", "7:30", "7:05 pm", "7:00")
 _HALF_DAY = {"a m": 0, "am": 0, "in the morning": 0, "p m": 12, "pm": 12, "in the afternoon": 12,
