@@ -3,7 +3,7 @@
 Asked for the weather, the embedded model answered "The weather today is mostly sunny with a light
 breeze"; asked to remind, "I'll be calling you at 6 pm tomorrow"; to turn off the lights, "I'm going
 to turn off the lights". Told in its system prompt what it cannot do, it went on all the same
-(README, "Timers and alarms"). The assistant never uses the internet and drives no device, so such
+(README, "Answers without the LLM"). The assistant never uses the internet and drives no device, so such
 a request gets an honest answer here, without the LLM. Matched on `asr.text.normalize()`d text from
 its start ("what's the weather like in Paris" is one; "I like rainy weather" is not).
 
