@@ -87,13 +87,12 @@ def parse_duration(words: str) -> int | None:
     if not _DURATION.fullmatch(words):
         return None
     total = 0
-    for number, unit, half in _PART.findall(words):
-        if not number:  # "half an hour", "half a minute"
-            continue
-        total += _NUMBERS[number] * _UNIT_S[unit] + (_UNIT_S[unit] // 2 if half else 0)
-    total += 1800 * len(re.findall(r"\bhalf an hour\b", words)) + 30 * len(
-        re.findall(r"\bhalf a minute\b", words)
-    )
+    for part in _PART.finditer(words):
+        number, unit, half = part.groups()
+        if number is None:  # "half an hour", "half a minute"
+            total += 1800 if part[0] == "half an hour" else 30
+        else:
+            total += _NUMBERS[number] * _UNIT_S[unit] + (_UNIT_S[unit] // 2 if half else 0)
     return total or None
 
 
@@ -150,7 +149,12 @@ def spoken_duration(seconds: int) -> str:
         for n, unit in ((hours, "hour"), (minutes, "minute"), (secs, "second"))
         if n
     ]
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return _listed(parts)
+
+
+def _listed(items: list[str]) -> str:
+    """Items as a sentence lists them: a; a and b; a, b and c."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 @dataclass
@@ -228,10 +232,13 @@ class Timers:
             return "There is no timer running."
         if len(timers) == 1:
             return f"{spoken_duration(timers[0].left())} left."
-        each = [
-            f"the timer for {spoken_duration(t.seconds)} has {spoken_duration(t.left())} left" for t in timers
-        ]
-        return "T" + (", ".join(each[:-1]) + " and " + each[-1])[1:] + "."
+        each = _listed(
+            [
+                f"the timer for {spoken_duration(t.seconds)} has {spoken_duration(t.left())} left"
+                for t in timers
+            ]
+        )
+        return each[0].upper() + each[1:] + "."
 
     def _when(self, now: datetime) -> str:
         alarms = sorted(self.alarms, key=lambda t: t.due)
