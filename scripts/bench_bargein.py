@@ -502,6 +502,17 @@ def speech_onset_ns(pulse, speech: Speech, started_ns: int) -> int | None:
     return t0 + round((k / RATE + speech.onset_s) * NS)
 
 
+def speech_end_ns(pulse, speech: Speech, started_ns: int) -> int:
+    """When `speech`'s last sound reached the microphone, once its paplay has returned: placed in the
+    mic recording (`speech_onset_ns`), not from paplay's exit, which a starved machine delays (CI,
+    2026-12-06: a request heard to its end seemed cut, since its end came after the turn heard it);
+    from the exit only where the recording lost it."""
+    onset = speech_onset_ns(pulse, speech, started_ns) if pulse.mic is not None else None
+    if onset is None:
+        return time.perf_counter_ns() - round((len(speech.audio) / RATE - speech.offset_s) * NS)
+    return onset + round((speech.offset_s - speech.onset_s) * NS)
+
+
 def silent_from_ns(pulse, after_ns: int, quiet_s: float = QUIET_S) -> int | None:
     """The first time ≥ after_ns from which the speaker stays below SILENT_DB for quiet_s."""
     spk, t0 = pulse.speaker.timed(after_ns - NS // 2)
@@ -730,11 +741,10 @@ async def long_answers(live: Live, pulse, question: Speech, m: int, timeout: flo
     for _ in range(m):
         await conftest.wait_until(lambda: not live.pipe.busy, timeout)
         before, heard = live.pipe.current, len(live.listener.turns)
-        live.say(pulse, question)
+        started_ns = live.say(pulse, question)
         player = live.players[-1]
         await conftest.wait_until(lambda player=player: player.poll() is not None, 30.0)
-        # paplay returns once its sound has played: the request's last sound reached the mic about then
-        said_ns = time.perf_counter_ns() - round((len(question.audio) / RATE - question.offset_s) * NS)
+        said_ns = speech_end_ns(pulse, question, started_ns)
 
         def last_piece(before=before, said_ns=said_ns) -> bool:
             turn = live.pipe.current
