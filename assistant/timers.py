@@ -17,7 +17,8 @@ Matched on `asr.text.normalize()`d text, as `clock.py` does: numbers arrive as w
 five"), so they are read back through the same num2words that spelled them. A time of day without
 a.m. or p.m. is the sooner of the two ("set an alarm for seven" at 5 PM: 7 PM), but a wake-up is in
 the morning ("wake me up at seven" at 5 PM: 7 AM). Timers and alarms live as long as the assistant
-runs (a restart forgets them).
+runs (a restart forgets them). They count the time the computer sleeps (`awake_or_asleep_s`): one
+due while it slept is said within CHECK_S of waking, and says how late it is.
 """
 
 from __future__ import annotations
@@ -157,15 +158,28 @@ def _listed(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+CHECK_S = 10.0  # a timer looks at the clock at least this often: it is said this soon after a sleep
+LATE_S = 60.0  # said this late or later, a timer says it was late, and why
+
+
+def awake_or_asleep_s() -> float:
+    """Seconds on a clock that runs on while the computer sleeps and does not jump when the wall
+    clock is set. The event loop's clock (time.monotonic) stops in a suspend, so a timer set on it
+    before the lid closed goes off as much later as the lid stayed closed."""
+    if hasattr(time, "CLOCK_BOOTTIME"):  # Linux
+        return time.clock_gettime(time.CLOCK_BOOTTIME)
+    return time.time()  # elsewhere the wall clock: it counts the sleep, but follows a clock set by hand
+
+
 @dataclass
 class Timer:
     seconds: int  # as set
-    due: float  # time.monotonic() when it goes off
+    due: float  # when it goes off, on `Timers.clock`
     handle: asyncio.TimerHandle | None = None
     at: datetime | None = None  # an alarm's time of day (a timer has none)
 
-    def left(self) -> int:
-        return max(1, round(self.due - time.monotonic()))
+    def left(self, now: float) -> int:
+        return max(1, round(self.due - now))
 
 
 @dataclass
@@ -174,6 +188,8 @@ class Timers:
 
     announce: Callable[[str], object]
     running: list[Timer] = field(default_factory=list)
+    clock: Callable[[], float] = awake_or_asleep_s  # seconds; a test's own clock can sleep
+    check_s: float = CHECK_S
 
     @property
     def timers(self) -> list[Timer]:
@@ -202,17 +218,38 @@ class Timers:
         return self._set(request.seconds, request.at, now or datetime.now())
 
     def _set(self, seconds: int, at: datetime | None, now: datetime) -> str:
-        timer = Timer(seconds, time.monotonic() + seconds, at=at)
-        timer.handle = asyncio.get_running_loop().call_later(seconds, self._due, timer)
+        timer = Timer(seconds, self.clock() + seconds, at=at)
+        self._wait(timer)
         self.running.append(timer)
         if at is not None:
             return f"Alarm set for {_alarm_time(at, now)}."
         more = f" You have {len(self.timers)} timers." if len(self.timers) > 1 else ""
         return f"Timer set for {spoken_duration(seconds)}.{more}"
 
-    def _due(self, timer: Timer) -> None:
+    def _wait(self, timer: Timer) -> None:
+        """Wait on the event loop in steps of check_s at most, each ending with a look at `clock`:
+        a computer that slept through the due time says so within check_s of waking."""
+        step = min(max(0.0, timer.due - self.clock()), self.check_s)
+        timer.handle = asyncio.get_running_loop().call_later(step, self._check, timer)
+
+    def _check(self, timer: Timer) -> None:
+        late = self.clock() - timer.due
+        if late < -0.001:
+            self._wait(timer)
+            return
         self.running.remove(timer)
-        if timer.at is not None:
+        if late >= LATE_S:  # asleep at the due time: say it is late, not that it is on time
+            ago = spoken_duration(round(late / 60) * 60)
+            if timer.at is not None:
+                self.announce(
+                    f"Your alarm for {time_of_day(timer.at)} is {ago} late: this computer was asleep."
+                )
+            else:
+                self.announce(
+                    f"Your timer for {spoken_duration(timer.seconds)} ended {ago} ago, while this "
+                    "computer was asleep."
+                )
+        elif timer.at is not None:
             self.announce(f"It's {time_of_day(timer.at)}. This is your alarm.")
         else:
             self.announce(f"Your timer for {spoken_duration(timer.seconds)} is done.")
@@ -230,11 +267,12 @@ class Timers:
         timers = self.timers
         if not timers:
             return "There is no timer running."
+        now = self.clock()
         if len(timers) == 1:
-            return f"{spoken_duration(timers[0].left())} left."
+            return f"{spoken_duration(timers[0].left(now))} left."
         each = _listed(
             [
-                f"the timer for {spoken_duration(t.seconds)} has {spoken_duration(t.left())} left"
+                f"the timer for {spoken_duration(t.seconds)} has {spoken_duration(t.left(now))} left"
                 for t in timers
             ]
         )

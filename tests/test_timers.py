@@ -142,3 +142,34 @@ def test_an_alarm_goes_off_at_its_time_and_can_be_asked_about_and_cancelled():
         assert not alarms.running
 
     asyncio.run(main())
+
+
+def test_a_timer_due_while_the_computer_slept_is_said_on_waking_and_says_how_late():
+    """A suspend stops the event loop's clock; `Timers.clock` (here one the test moves, as a sleep
+    would) does not: what fell due in it is said within check_s of waking, as late."""
+
+    async def main():
+        said: list[str] = []
+        now = [1000.0]
+        timers = Timers(said.append, clock=lambda: now[0], check_s=0.05)
+        eight_pm = datetime(2026, 12, 6, 20, 0)
+        assert timers.answer("set a timer for five minutes") == "Timer set for 5 minutes."
+        assert timers.answer("wake me up at seven", eight_pm) == "Alarm set for 7:00 AM tomorrow."
+        assert timers.answer("set a timer for ten hours") == "Timer set for 10 hours. You have 2 timers."
+        await asyncio.sleep(0.2)
+        assert said == []  # awake, no time passed on its clock: nothing is due
+        now[0] += 2 * 3600  # asleep two hours
+        await asyncio.sleep(0.2)
+        assert said == [
+            "Your timer for 5 minutes ended 1 hour and 55 minutes ago, while this computer was asleep."
+        ]
+        assert timers.answer("how much time is left") == "8 hours left."
+        now[0] += 8 * 3600 + 2  # asleep until 6:00:02, ten hours after eight
+        await asyncio.sleep(0.2)
+        assert said[1:] == ["Your timer for 10 hours is done."]  # two seconds late: on time
+        now[0] += 2.5 * 3600  # asleep until 8:30
+        await asyncio.sleep(0.2)
+        assert said[2:] == ["Your alarm for 7:00 AM is 1 hour and 30 minutes late: this computer was asleep."]
+        assert not timers.running
+
+    asyncio.run(main())
