@@ -29,7 +29,7 @@ from typing import Protocol
 
 import numpy as np
 
-from assistant import clock, limits
+from assistant import clock, limits, replay
 from assistant.audio import AudioDeviceError, DeviceNotFoundError
 from assistant.config import Config
 from assistant.errors import gist
@@ -109,7 +109,12 @@ class AnswerStage(Stage):
             return await self.push(frame)
         turn = frame.turn
         text = turn.user_text
-        known = clock.answer(text) or self.pipeline.timers.answer(text) or limits.answer(text)
+        known = (
+            clock.answer(text)
+            or self.pipeline.timers.answer(text)
+            or replay.answer(text, self.pipeline.last_answer)
+            or limits.answer(text)
+        )
         if known is not None:
             return await self._answer_here(frame, known)
         messages = await self._prompt(turn, frame.history)
@@ -135,9 +140,10 @@ class AnswerStage(Stage):
 
     async def _answer_here(self, frame: UserText, text: str) -> None:
         """A question only about the time or the date (`clock.py`), a request about a timer or an
-        alarm (`timers.py`), or one the assistant cannot serve (`limits.py`): answered at once,
-        without the LLM, which does not know the time and pretended to set timers and to know the
-        weather. The turn has no LLM marks: none of its time was the LLM's."""
+        alarm (`timers.py`), "say that again" or "go on" (`replay.py`), or one the assistant cannot
+        serve (`limits.py`): answered at once, without the LLM, which does not know the time,
+        pretended to set timers and to know the weather, and repeated half an answer. The turn has
+        no LLM marks: none of its time was the LLM's."""
         turn = frame.turn
         if frame.history is None:  # else `Pipeline.confirm` remembers the question
             await self.pipeline.remember("user", turn.user_text)
@@ -410,6 +416,7 @@ class Pipeline:
     stages: list[Stage] = field(default_factory=list)
     current: Turn | None = None  # the turn being (or last) answered, confirmed
     ahead: Turn | None = None  # a turn started ahead of its endpoint, not confirmed yet
+    last_answer: Turn | None = None  # the last finished turn that said something: "say that again"
     _done: dict[int, asyncio.Event] = field(default_factory=dict)
     _memory_thread: ThreadPoolExecutor | None = None
     _log_warned: bool = False  # the latency log's failure was reported; not again until it works
@@ -635,9 +642,7 @@ class Pipeline:
     async def respeak(self, interrupted: Turn) -> Turn | None:
         """After a false interruption (nothing recognized): say again what the user did not hear,
         from the cut clause on, without asking the LLM again."""
-        # Counted in words: clauses are the answer text with markup removed, so words line up.
-        heard_words = len(" ".join(interrupted.played_clauses).split())
-        rest = " ".join(interrupted.answer_text.split()[heard_words:])
+        rest = replay.unheard(interrupted)
         if not rest or not self.speaks:
             return None
         turn = self.current = self._new_turn("", answer_text=rest)
@@ -670,6 +675,8 @@ class Pipeline:
         turn.mark("turn_end")
         record = turn_record(turn)  # one reading of `interrupted` for the memory and the log alike
         interrupted, cut = record["interrupted"], turn.cancel.is_set()  # cut: interrupted or failed
+        if turn.answer_text.strip() and not turn.failed:
+            self.last_answer = turn
         heard = (" ".join(turn.played_clauses) if (cut and self.speaks) else turn.answer_text).strip()
 
         def write() -> OSError | None:

@@ -683,6 +683,45 @@ def test_a_timer_is_set_and_said_aloud_when_due_after_the_answer_under_way(tmp_p
     assert ("assistant", "Your timer for 1 second is done.") in stored
 
 
+def test_say_that_again_repeats_the_answer_and_go_on_finishes_a_cut_one(tmp_path):
+    """Asked to say it again, the LLM said the first sentence of a three-sentence answer; asked to go
+    on after a cut, it started anew. The answer is at hand: said again whole, or from the clause
+    it was cut in, without the LLM; "go on" after an answer heard whole still goes to the LLM."""
+    cfg = _config(tmp_path, max_answer_tokens=96)
+
+    async def body(pipe):
+        nothing = await pipe.ask("What did you say?")
+        story = await pipe.submit("Tell me a long story about a dragon.")  # 0.3 s a clause
+        while len(story.played_clauses) < 2:
+            await asyncio.sleep(0.01)
+        await pipe.interrupt()
+        rest = await pipe.ask("Please go on.")
+        again = await pipe.ask("Say that again.")
+        more = await pipe.ask("Go on.")  # "Please go on." was heard whole: the LLM goes on
+        return nothing, story, rest, again, more
+
+    nothing, story, rest, again, more = asyncio.run(_session(cfg, body, sink=_SlowSink()))
+    assert nothing.answer_text == "I haven't said anything yet."
+    assert story.interrupted
+    heard = " ".join(story.played_clauses).split()
+    assert story.answer_text.split()[: len(heard)] == heard
+    unheard = " ".join(story.answer_text.split()[len(heard) :])
+    # to the end of its last whole sentence: the LLM may not have written all of it by the cut
+    assert rest.answer_text and unheard.startswith(rest.answer_text), (unheard, rest.answer_text)
+    assert rest.answer_text.rstrip("\"')")[-1] in ".!?"
+    assert again.answer_text == rest.answer_text
+    for turn in (nothing, rest, again):
+        assert "playback_start" in turn.marks and "prompt_built" not in turn.marks
+    assert "prompt_built" in more.marks and more.answer_text != rest.answer_text
+    stored = [(t.role, t.text) for t in _stored(cfg)]
+    assert stored[4:8] == [
+        ("user", "Please go on."),
+        ("assistant", rest.answer_text),
+        ("user", "Say that again."),
+        ("assistant", rest.answer_text),
+    ]
+
+
 def test_playback_start_is_marked_while_the_first_clause_plays(tmp_path):
     """Whoever watches a turn (terminal, benchmarks) must see a one-clause answer sounding while it
     sounds, not only once it is over."""
