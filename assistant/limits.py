@@ -1,4 +1,4 @@
-"""What the assistant cannot do, said plainly instead of pretended by the LLM.
+"""What the assistant cannot do, and what it is, said plainly instead of pretended by the LLM.
 
 Asked for the weather, the embedded model answered "The weather today is mostly sunny with a light
 breeze"; asked to remind, "I'll be calling you at 6 pm tomorrow"; to turn off the lights, "I'm going
@@ -7,7 +7,14 @@ to turn off the lights". Told in its system prompt what it cannot do, it went on
 a request gets an honest answer here, without the LLM. Matched on `asr.text.normalize()`d text from
 its start ("what's the weather like in Paris" is one; "I like rainy weather" is not).
 
+Asked what it can do, the embedded model said "I can assist you with any project or task that
+requires editing, grammar correction ..."; asked its name, "I'm Dr. Elena Grey, a dedicated AI
+assistant with over 5 years of expertise". Questions about the assistant itself (what it can do,
+who it is, whether what is said stays private) are answered here too, matched whole ("what can you
+do about my headache" goes to the LLM).
+
     limits.answer("What's the weather like today?")   # "I can't check the weather: ..."
+    limits.answer("What can you do?")                  # "I can talk with you and answer ..."
 """
 
 from __future__ import annotations
@@ -40,10 +47,40 @@ _CANNOT = (  # (what is asked, from the start of the request; the answer)
         "I can't make calls or send messages.",
     ),
 )
+_ABOUT = (  # (a question about the assistant, whole; the answer)
+    (
+        r"(?:what can you do|what do you do|what are you able to do|what can i ask(?: you)?"
+        r"|what are you good at|how can you help(?: me)?|help|help me|what can i say)",
+        "I can talk with you and answer simple questions, tell you the time and the date, set timers "
+        "and alarms, and say my last answer again. Say stop to cut me off. I run only on this "
+        "computer, so I can't look anything up online.",
+    ),
+    (
+        r"(?:who|what) are you|who (?:made|built) you|are you (?:a robot|an ai|a person|human)",
+        "I'm a voice assistant with a small language model, running entirely on this computer.",
+    ),
+    (
+        r"(?:what's|what is) your name|do you have a name",
+        "I don't have a name: I'm a voice assistant running entirely on this computer.",
+    ),
+    (
+        r"(?:is|are) (?:this|you|our conversation) (?:private|safe|online|recording(?: me)?)"
+        r"|do you (?:use|need) the internet|are you connected to the internet|are you recording(?: me)?"
+        r"|where does (?:my|what i say|this) go|who can hear (?:me|this|us)|do you send (?:anything|my \w+)"
+        r"(?: anywhere)?",
+        "Nothing you say leaves this computer: I don't use the internet. I keep our conversation as "
+        "text in a memory file here, and the command assistant memory clear erases it.",
+    ),
+)
 _PATTERNS = [(re.compile(rf"{LEAD_IN}(?:{asked})"), reply) for asked, reply in _CANNOT]
+_ABOUT_PATTERNS = [
+    (re.compile(rf"{LEAD_IN}(?:{asked})(?: for me)?(?: please)?(?: then)?"), reply) for asked, reply in _ABOUT
+]
 
 
 def answer(text: str) -> str | None:
-    """The honest answer to a request the assistant cannot serve, or None for any other text."""
+    """The honest answer to a request the assistant cannot serve or a question about the assistant
+    itself, or None for any other text."""
     said = normalize(text)
-    return next((reply for pattern, reply in _PATTERNS if pattern.match(said)), None)
+    about = next((reply for pattern, reply in _ABOUT_PATTERNS if pattern.fullmatch(said)), None)
+    return about or next((reply for pattern, reply in _PATTERNS if pattern.match(said)), None)

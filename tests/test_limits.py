@@ -33,3 +33,26 @@ def test_what_cannot_be_done_is_said(said, says):
     assert (answer is None) if says is None else answer.startswith(says)
     if says and "weather" in says:
         assert "internet" in answer  # why: nothing leaves the computer
+
+
+@pytest.mark.parametrize(
+    ("asked", "says"),
+    [
+        ("What can you do?", "I can talk with you and answer simple questions, tell you the time"),
+        ("Hey, what can you do for me?", "I can talk with you"),
+        ("Help.", "I can talk with you"),
+        ("Who are you?", "I'm a voice assistant with a small language model"),
+        ("What's your name?", "I don't have a name"),  # not "I'm Dr. Elena Grey" (the LLM's)
+        ("Is this private?", "Nothing you say leaves this computer"),
+        ("Are you recording me?", "Nothing you say leaves this computer"),
+        ("Do you use the internet?", "Nothing you say leaves this computer"),
+        # asked whole only: the rest is the LLM's
+        ("What can you do about my headache?", None),
+        ("Help me write a poem.", None),
+        ("Who are you voting for?", None),
+        ("Are you listening?", None),
+    ],
+)
+def test_questions_about_the_assistant_itself_are_answered_plainly(asked, says):
+    answer = limits.answer(asked)
+    assert (answer is None) if says is None else answer.startswith(says), answer
