@@ -184,6 +184,7 @@ class PiperTts:
     def __init__(self, cfg: TtsConfig):
         self.cfg = cfg
         self.voice = None  # piper.PiperVoice after build()
+        self.length_scale = cfg.length_scale  # the speaking rate now: "speak slower" (voice.py) sets it
 
     def build(self) -> PiperTts:
         self.voice = load_voice(Path(self.cfg.voice_path), self.cfg.threads)
@@ -224,7 +225,7 @@ class PiperTts:
             "input": np.asarray([ids], dtype=np.int64),  # (1, T)
             "input_lengths": np.asarray([len(ids)], dtype=np.int64),
             "scales": np.asarray(
-                [config.noise_scale, self.cfg.length_scale, config.noise_w_scale], dtype=np.float32
+                [config.noise_scale, self.length_scale, config.noise_w_scale], dtype=np.float32
             ),
         }
         if config.num_speakers > 1:

@@ -722,6 +722,45 @@ def test_say_that_again_repeats_the_answer_and_go_on_finishes_a_cut_one(tmp_path
     ]
 
 
+class _RecordingSink(_InstantSink):
+    """Keeps how many seconds of audio each turn played."""
+
+    def __init__(self):
+        self.seconds: list[float] = []
+
+    def play(self, samples, rate, cancel) -> bool:
+        self.seconds.append(len(samples) / rate)
+        return super().play(samples, rate, cancel)
+
+
+def test_speak_slower_slows_the_voice_and_speak_normally_brings_it_back(tmp_path):
+    """Asked to speak slower, the LLM said "I'll make sure to speak slower and more clearly next
+    time" and nothing changed. The same answer ("what can you do?", a fixed one) takes longer to say
+    after "speak more slowly", and as long as at first after "speak normally"."""
+    cfg, sink = _config(tmp_path), _RecordingSink()
+
+    async def body(pipe):
+        took = []
+        for asked in ("What can you do?", "Speak more slowly.", "What can you do?", "Speak normally.",
+                      "What can you do?"):  # fmt: skip
+            before = len(sink.seconds)
+            turn = await pipe.ask(asked)
+            took.append((turn.answer_text, sum(sink.seconds[before:])))
+        return took
+
+    took = asyncio.run(_session(cfg, body, sink=sink))
+    (first, at_first), (slower, _), (same, slowly), (normal, _), (again, at_last) = took
+    assert first == same == again and first.startswith("I can talk with you")
+    assert slower == "Okay, I'll speak more slowly." and normal == "Okay, back to my normal speed."
+    assert 1.08 < slowly / at_first < 1.4, took  # length_scale 1.25: 1.14 (the pauses stay as they are)
+    assert 0.92 < at_last / at_first < 1.08, took
+
+    async def muted(pipe):
+        return (await pipe.ask("Speak more slowly.")).answer_text
+
+    assert asyncio.run(_session(cfg, muted, speak=False)) == "I'm not speaking aloud now: the chat is muted."
+
+
 def test_playback_start_is_marked_while_the_first_clause_plays(tmp_path):
     """Whoever watches a turn (terminal, benchmarks) must see a one-clause answer sounding while it
     sounds, not only once it is over."""
