@@ -535,8 +535,8 @@ class Pipeline:
         text = text.strip()
         if self.busy or self.ahead is not None or not text or not self.stages:
             return None
-        if parse_request(text) is not None:  # a timer is set (or cancelled) once it is final
-            return None
+        if parse_request(text) is not None or voice.kind_of(text) is not None:
+            return None  # a timer is set (or the voice's rate changed) once the request is final
         history = await self._recent(self.config.memory.window_turns)  # before the user text is in it
         turn = self._new_turn(text)
         turn.confirmed.clear()

@@ -42,11 +42,16 @@ _PATTERNS = {
 }
 
 
+def kind_of(text: str) -> str | None:
+    """The kind of request about the voice ("slower", "faster", "normal", "volume"), else None."""
+    said = normalize(text)
+    return next((kind for kind, pattern in _PATTERNS.items() if pattern.fullmatch(said)), None)
+
+
 def answer(text: str, tts: PiperTts | None, default: float) -> str | None:
     """The reply to a request about the voice, having changed `tts`'s rate where asked (`default`:
     the rate it started with); None for any other text."""
-    said = normalize(text)
-    kind = next((kind for kind, pattern in _PATTERNS.items() if pattern.fullmatch(said)), None)
+    kind = kind_of(text)
     if kind is None:
         return None
     if kind == "volume":

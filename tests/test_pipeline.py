@@ -740,6 +740,8 @@ def test_speak_slower_slows_the_voice_and_speak_normally_brings_it_back(tmp_path
     cfg, sink = _config(tmp_path), _RecordingSink()
 
     async def body(pipe):
+        # a change, as a timer is: not made ahead of the endpoint (the user may go on, or stop)
+        assert await pipe.start_ahead("speak more slowly") is None and pipe.tts.length_scale == 1.0
         took = []
         for asked in ("What can you do?", "Speak more slowly.", "What can you do?", "Speak normally.",
                       "What can you do?"):  # fmt: skip
