@@ -20,12 +20,11 @@ from assistant.clock import LEAD_IN
 from assistant.frames import Turn
 
 NOTHING_YET = "I haven't said anything yet."
-_PLEASE = r"(?: please)?(?: again)?"
 _REPEAT = re.compile(
     rf"{LEAD_IN}(?:say (?:that|it|this) again|repeat(?: that| it| this| yourself| the answer| what you said)?"
     r"(?: again)?|what did you (?:just )?say|what was that|come again|pardon(?: me)?|sorry what|what"
     r"|i (?:didn't|did not) (?:catch|hear|get|understand) (?:that|you|it)|i missed (?:that|it)"
-    rf"|one more time){_PLEASE}"
+    r"|one more time)(?: again)?(?: please)?"
 )
 _GO_ON = re.compile(
     rf"{LEAD_IN}(?:go on|continue|keep going|carry on|you were saying|where were we|go ahead|and then)"

@@ -20,7 +20,7 @@ from assistant.asr.text import normalize
 from assistant.clock import LEAD_IN
 from assistant.tts import PiperTts
 
-STEP = 1.25  # length_scale × or ÷ this per request: a change one hears at once, 4 steps end to end
+STEP = 1.25  # length_scale × or ÷ this per request: heard at once; from 1, three steps to either end
 SLOWEST, FASTEST = 2.0, 0.5
 
 _SPEAK = r"(?:speak|talk|say it|read|go)"
