@@ -22,7 +22,7 @@ from assistant.frames import Turn
 NOTHING_YET = "I haven't said anything yet."
 _REPEAT = re.compile(
     rf"{LEAD_IN}(?:say (?:that|it|this) again|repeat(?: that| it| this| yourself| the answer| what you said)?"
-    r"(?: again)?|what did you (?:just )?say|what was that|come again|pardon(?: me)?|sorry what|what"
+    r"(?: again)?|what did you (?:just )?say|what was that|come again|pardon(?: me)?|sorry what"
     r"|i (?:didn't|did not) (?:catch|hear|get|understand) (?:that|you|it)|i missed (?:that|it)"
     r"|one more time)(?: again)?(?: please)?"
 )

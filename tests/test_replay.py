@@ -18,7 +18,7 @@ def _turn(answer: str, played: list[str], cut: bool) -> Turn:
 @pytest.mark.parametrize(
     "asked",
     ["Say that again.", "Could you repeat that, please?", "What did you say?", "Sorry, what?", "Pardon?",
-     "I didn't catch that.", "Repeat.", "come again", "What?", "one more time please"],
+     "I didn't catch that.", "Repeat.", "come again", "one more time please"],
 )  # fmt: skip
 def test_asked_again_it_says_the_whole_answer(asked):
     assert replay.answer(asked, _turn(ANSWER, ["The moon orbits the Earth."], cut=True)) == ANSWER
@@ -47,7 +47,9 @@ def test_an_answer_cut_while_it_was_written_is_said_to_its_last_whole_sentence()
 
 
 @pytest.mark.parametrize(
-    "asked", ["What did you say about the moon?", "Repeat after me: hello", "Go on a trip", "What is that?"]
+    "asked",
+    # "what?" alone too: a word the recognizer may make of a cough would say the whole answer again
+    ["What did you say about the moon?", "Repeat after me: hello", "Go on a trip", "What is that?", "What?"],
 )
 def test_other_questions_are_not_replays(asked):
     assert replay.answer(asked, _turn(ANSWER, ["The moon orbits the Earth."], cut=True)) is None
