@@ -113,7 +113,7 @@ class AnswerStage(Stage):
         known = (
             clock.answer(text)
             or pipe.timers.answer(text)
-            or replay.answer(text, pipe.last_answer)
+            or replay.answer(text, pipe.last_answer, pipe.last_heard)
             or voice.answer(text, pipe.tts if pipe.speaks else None, pipe.config.tts.length_scale)
             or arithmetic.answer(text)
             or limits.answer(text)
@@ -421,6 +421,7 @@ class Pipeline:
     current: Turn | None = None  # the turn being (or last) answered, confirmed
     ahead: Turn | None = None  # a turn started ahead of its endpoint, not confirmed yet
     last_answer: Turn | None = None  # the last finished turn that said something: "say that again"
+    last_heard: str = ""  # the user's words in the last finished turn that had any: "what did I say?"
     _done: dict[int, asyncio.Event] = field(default_factory=dict)
     _memory_thread: ThreadPoolExecutor | None = None
     _log_warned: bool = False  # the latency log's failure was reported; not again until it works
@@ -681,6 +682,8 @@ class Pipeline:
         interrupted, cut = record["interrupted"], turn.cancel.is_set()  # cut: interrupted or failed
         if turn.answer_text.strip() and not turn.failed:
             self.last_answer = turn
+        if turn.user_text.strip():
+            self.last_heard = turn.user_text
         heard = (" ".join(turn.played_clauses) if (cut and self.speaks) else turn.answer_text).strip()
 
         def write() -> OSError | None:

@@ -1,5 +1,5 @@
 """The last answer said again, or gone on with after a cut: "say that again", "what did you say?",
-"go on".
+"go on"; and the user's own last words: "what did I say?".
 
 Asked "say that again" after a three-sentence answer, the embedded LLM said its first sentence
 only; asked to go on after the user's "stop", it starts a new answer. The answer is at hand
@@ -9,6 +9,7 @@ Matched on `asr.text.normalize()`d text, as `clock.py` does.
 
     replay.answer("say that again", last)   # last.answer_text, whole
     replay.answer("go on", last)            # what `last` had still to say when it was cut
+    replay.answer("what did I say", last, "what is the capital of spain")   # 'You said: "..."'
 """
 
 from __future__ import annotations
@@ -30,13 +31,22 @@ _GO_ON = re.compile(
     rf"{LEAD_IN}(?:go on|continue|keep going|carry on|you were saying|where were we|go ahead|and then)"
     r"(?: please)?"
 )
+_HEARD = re.compile(
+    rf"{LEAD_IN}(?:what did (?:i|you hear me) (?:just )?say|what did you (?:just )?hear"
+    r"|what was my (?:last )?question)(?: please)?"
+)
 _SENTENCE_END = re.compile(r"[.!?…][\"'”’)]*(?=\s|$)")
 
 
-def answer(text: str, last: Turn | None) -> str | None:
+def answer(text: str, last: Turn | None, last_heard: str = "") -> str | None:
     """The reply to "say that again" or to "go on" after `last` (this run's last answer, or None)
-    was cut; None for any other text, and for "go on" after an answer that was heard whole."""
+    was cut, or to "what did I say?" (`last_heard`: the user's last words before `text`, as the
+    recognizer wrote them: a way to see what it hears); None for any other text, and for "go on"
+    after an answer that was heard whole."""
     said = normalize(text)
+    if _HEARD.fullmatch(said):
+        words = last_heard.strip().rstrip(".!?")
+        return f'You said: "{words}".' if words else "You haven't said anything yet."
     if _REPEAT.fullmatch(said):
         said_before = last.answer_text if last is not None else ""
         return _whole_sentences(said_before) or NOTHING_YET

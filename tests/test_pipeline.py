@@ -698,9 +698,11 @@ def test_say_that_again_repeats_the_answer_and_go_on_finishes_a_cut_one(tmp_path
         rest = await pipe.ask("Please go on.")
         again = await pipe.ask("Say that again.")
         more = await pipe.ask("Go on.")  # "Please go on." was heard whole: the LLM goes on
-        return nothing, story, rest, again, more
+        heard = await pipe.ask("What did I say?")
+        return nothing, story, rest, again, more, heard
 
-    nothing, story, rest, again, more = asyncio.run(_session(cfg, body, sink=_SlowSink()))
+    nothing, story, rest, again, more, heard = asyncio.run(_session(cfg, body, sink=_SlowSink()))
+    assert heard.answer_text == 'You said: "Go on".'
     assert nothing.answer_text == "I haven't said anything yet."
     assert story.interrupted
     heard = " ".join(story.played_clauses).split()

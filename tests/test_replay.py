@@ -53,3 +53,12 @@ def test_an_answer_cut_while_it_was_written_is_said_to_its_last_whole_sentence()
 )
 def test_other_questions_are_not_replays(asked):
     assert replay.answer(asked, _turn(ANSWER, ["The moon orbits the Earth."], cut=True)) is None
+
+
+@pytest.mark.parametrize(
+    "asked", ["What did I say?", "What did you hear?", "what did I just say", "What was my question?"]
+)
+def test_what_did_i_say_gives_the_users_last_words_as_heard(asked):
+    heard = "what is the capital of spain"
+    assert replay.answer(asked, None, heard) == 'You said: "what is the capital of spain".'
+    assert replay.answer(asked, None) == "You haven't said anything yet."
