@@ -66,7 +66,7 @@ class _Unanswerable(ValueError):
 
 def answer(text: str) -> str | None:
     """ "<the sum> is <its value>." for a question that is only a sum, or None for any other text."""
-    said = _as_words(text)
+    said = in_digits(text)
     if verb := _VERB.fullmatch(said):
         said = _VERB_SUM[verb["verb"]].format(a=verb["a"], b=verb["b"])
     elif sum_ := _SUM.fullmatch(said):
@@ -82,10 +82,10 @@ def answer(text: str) -> str | None:
     except (ArithmeticError, ValueError, SyntaxError):
         return None
     spoken = re.sub(r"\ba (?=\d)", "", said)
-    return f"{spoken[0].upper()}{spoken[1:]} is {_spoken_value(value)}."
+    return f"{spoken[0].upper()}{spoken[1:]} is {spoken_number(value)}."
 
 
-def _as_words(text: str) -> str:
+def in_digits(text: str) -> str:
     """Normalized text with its numbers in digits: "What's 15% of 80?" → "what's 15 percent of 80"."""
     for pattern, words in _SYMBOLS:
         text = pattern.sub(words, text)
@@ -151,7 +151,7 @@ def _evaluate(expression: str) -> float:
     return result
 
 
-def _spoken_value(value: float) -> str:
+def spoken_number(value: float, significant: int = SIGNIFICANT) -> str:
     """84 → "84"; 14.285714… → "about 14.2857"; 0.1 + 0.2 → "0.3" (float noise is not "about");
     -3 → "minus 3" (piper's reading of "-3" is not to be relied on). A whole number is said whole,
     however many digits (below TOO_LARGE)."""
@@ -159,8 +159,9 @@ def _spoken_value(value: float) -> str:
     if float(magnitude).is_integer():
         text, exact = str(int(magnitude)), True
     else:
-        rounded = float(f"{magnitude:.{SIGNIFICANT}g}")
-        text = f"{rounded:.{SIGNIFICANT}f}".rstrip("0").rstrip(".")
+        rounded = float(f"{magnitude:.{significant}g}")
+        text = f"{rounded:.{significant}f}".rstrip("0").rstrip(".")
         exact = math.isclose(rounded, magnitude, rel_tol=1e-12, abs_tol=1e-12)
     text = "minus " + text if value < 0 else text
+    text = "0" if text == "minus 0" else text
     return text if exact else f"about {text}"

@@ -29,7 +29,7 @@ from typing import Protocol
 
 import numpy as np
 
-from assistant import arithmetic, clock, limits, replay, voice
+from assistant import arithmetic, clock, limits, replay, units, voice
 from assistant.audio import AudioDeviceError, DeviceNotFoundError
 from assistant.config import Config
 from assistant.errors import gist
@@ -116,6 +116,7 @@ class AnswerStage(Stage):
             or replay.answer(text, pipe.last_answer, pipe.last_heard)
             or voice.answer(text, pipe.tts if pipe.speaks else None, pipe.config.tts.length_scale)
             or arithmetic.answer(text)
+            or units.answer(text)
             or limits.answer(text)
         )
         if known is not None:
@@ -144,10 +145,11 @@ class AnswerStage(Stage):
     async def _answer_here(self, frame: UserText, text: str) -> None:
         """A question only about the time or the date (`clock.py`), a request about a timer or an
         alarm (`timers.py`), "say that again" or "go on" (`replay.py`), "speak slower" (`voice.py`),
-        a sum (`arithmetic.py`), or one the assistant cannot serve or is asked about (`limits.py`):
-        answered at once, without the LLM, which does not know the time, pretended to set timers,
-        to know the weather and to speak slower, repeated half an answer and got sums wrong. The
-        turn has no LLM marks: none of its time was the LLM's."""
+        a sum (`arithmetic.py`), a conversion (`units.py`), or one the assistant cannot serve or is
+        asked about (`limits.py`): answered at once, without the LLM, which does not know the time,
+        pretended to set timers, to know the weather and to speak slower, repeated half an answer
+        and got sums and conversions wrong. The turn has no LLM marks: none of its time was the
+        LLM's."""
         turn = frame.turn
         if frame.history is None:  # else `Pipeline.confirm` remembers the question
             await self.pipeline.remember("user", turn.user_text)
@@ -455,6 +457,7 @@ class Pipeline:
         builds = [
             self._on_memory_thread(lambda: self.memory.build().claim()),
             asyncio.to_thread(self.llm.build),
+            asyncio.to_thread(units.registry),  # 0.3 s: not at the first "how many feet in a mile"
         ]
         if self.tts is not None:
             builds.append(asyncio.to_thread(self.tts.build))

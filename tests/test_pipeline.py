@@ -724,16 +724,18 @@ def test_say_that_again_repeats_the_answer_and_go_on_finishes_a_cut_one(tmp_path
     ]
 
 
-def test_a_sum_is_worked_out_not_guessed_by_the_llm(tmp_path):
-    """The LLM said "345 + 678 = 123". A sum alone is worked out (`arithmetic.py`); a question
-    about a sum that is more than the sum still goes to the LLM."""
+def test_a_sum_or_a_conversion_is_worked_out_not_guessed_by_the_llm(tmp_path):
+    """The LLM said "345 + 678 = 123" and "1 cuccalar = 283.56 liters". A sum or a conversion alone
+    is worked out (`arithmetic.py`, `units.py`); a question that is more still goes to the LLM."""
     cfg = _config(tmp_path)
 
     async def body(pipe):
-        return [await pipe.ask(q) for q in ("What is 345 + 678?", "What is two plus two in binary?")]
+        asked = ("What is 345 + 678?", "How many cups in a gallon?", "What is two plus two in binary?")
+        return [await pipe.ask(q) for q in asked]
 
-    summed, binary = asyncio.run(_session(cfg, body, speak=False))
+    summed, converted, binary = asyncio.run(_session(cfg, body, speak=False))
     assert summed.answer_text == "345 plus 678 is 1023." and "prompt_built" not in summed.marks
+    assert converted.answer_text == "A gallon is 16 cups." and "prompt_built" not in converted.marks
     assert "prompt_built" in binary.marks
     stored = [(t.role, t.text) for t in _stored(cfg)]
     assert stored[:2] == [("user", "What is 345 + 678?"), ("assistant", "345 plus 678 is 1023.")]

@@ -1,0 +1,116 @@
+"""Units converted, not guessed by the LLM: "how many kilometers in five miles", "convert three
+hundred and fifty fahrenheit to celsius".
+
+The embedded model's conversions were made up (README, "Answers without the LLM"). So a question
+that is only a conversion is worked out with pint's unit registry, which knows the units by their
+names and plurals ("miles", "fluid ounces", "miles per hour", "square feet"). Numbers arrive as the
+recognizer spells them and are read back by `arithmetic.in_digits`. Temperatures are said by their
+scale's name ("fahrenheit", "degrees celsius", "kelvin"); "degrees" alone beside one of them is the
+other scale ("twenty degrees in fahrenheit": from celsius).
+
+    units.answer("how many kilometers in five miles")   # "5 miles is about 8.047 kilometers."
+    units.answer("how many feet in a mile")            # "A mile is 5280 feet."
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from assistant.arithmetic import in_digits, spoken_number
+from assistant.clock import LEAD_IN
+
+SIGNIFICANT = 4  # a conversion is said to four digits: "about 8.047 kilometers"
+# By name, not through pint: "centigrade" is a hundredth of a grade (an angle) there, and the
+# temperature scales are offset units that must not be multiplied.
+_SCALES = {"celsius": "degC", "centigrade": "degC", "fahrenheit": "degF", "kelvin": "kelvin"}
+_SCALE_NAMES = {"degC": "degrees celsius", "degF": "degrees fahrenheit", "kelvin": "kelvin"}
+_NUMBER = r"(?:\d+(?:\.\d+)?|a|an|one)"
+_UNIT = r"[a-z][a-z ]*?"
+_CONVERT = re.compile(
+    rf"{LEAD_IN}(?:"
+    rf"(?:convert|change|turn) (?P<n1>{_NUMBER}) (?P<from1>{_UNIT}) (?:to|into|in) (?P<to1>{_UNIT})"
+    rf"|how many (?P<to2>{_UNIT}) (?:are |is )?(?:there )?(?:in|to) (?P<n2>{_NUMBER}) (?P<from2>{_UNIT})"
+    rf"|how many (?P<to3>{_UNIT}) (?:is|are|make) (?P<n3>{_NUMBER}) (?P<from3>{_UNIT})"
+    rf"|(?:what is |what's |how much is )?(?P<n4>{_NUMBER}) (?P<from4>{_UNIT})"
+    rf" (?:in|to|into|as) (?P<to4>{_UNIT})"
+    r")(?: please)?"
+)
+
+
+@functools.cache
+def registry():
+    """pint's unit registry, built once (0.3 s here): the pipeline builds it at its open."""
+    import pint
+
+    ureg = pint.UnitRegistry()
+    ureg.define("ten_years = 10 * year")  # pint's "decade" is a ratio (a factor of ten): "decade" says this
+    return ureg
+
+
+def answer(text: str) -> str | None:
+    """ "<amount> is <amount in the other unit>." for a question that is only a conversion; None for
+    any other text, and for units pint does not know (that question is the LLM's)."""
+    match = _CONVERT.fullmatch(in_digits(text))
+    if match is None:
+        return None
+    n, source, target = (
+        next(match[f"{key}{i}"] for i in range(1, 5) if match[f"{key}{i}"]) for key in ("n", "from", "to")
+    )
+    source_unit, target_unit = _units(source, target)
+    if source_unit is None or target_unit is None:
+        return None
+    import pint
+
+    amount = 1.0 if n in ("a", "an", "one") else float(n)
+    try:
+        value = registry().Quantity(amount, source_unit).to(target_unit).magnitude
+    except pint.DimensionalityError:
+        return f"I can't turn {source} into {target}: they measure different things."
+    # a temperature by its scale's full name: "20 degrees" was celsius, and is said so
+    source, target = _SCALE_NAMES.get(source_unit, source), _SCALE_NAMES.get(target_unit, target)
+    said = f"{n} {source}"
+    return f"{said[0].upper()}{said[1:]} is {spoken_number(value, SIGNIFICANT)} {target}."
+
+
+def _units(source: str, target: str) -> tuple[str | None, str | None]:
+    """pint's names for the two units said, None for one it does not know."""
+    scales = [_scale(source), _scale(target)]
+    if scales[0] and not scales[1] and re.fullmatch(r"degrees?", target):  # "... fahrenheit in degrees"
+        scales[1] = "degC" if scales[0] == "degF" else "degF"
+    if scales[1] and not scales[0] and re.fullmatch(r"degrees?", source):  # "20 degrees in fahrenheit"
+        scales[0] = "degC" if scales[1] == "degF" else "degF"
+    return scales[0] or _unit(source), scales[1] or _unit(target)
+
+
+def _scale(words: str) -> str | None:
+    return _SCALES.get(re.sub(r"^degrees? ", "", words))
+
+
+def _unit(words: str) -> str | None:
+    """pint's unit for words such as "miles", "fluid ounces", "miles per hour", "square feet"."""
+    import pint
+
+    ureg = registry()
+    if words in ("a", "an", "per"):  # pint reads "a" as a year (annum)
+        return None
+    if words in ("decade", "decades"):
+        return "ten_years"
+    try:
+        return str(ureg.parse_units(words.replace(" per ", "/").replace(" ", "_")))
+    except (pint.UndefinedUnitError, ValueError, AttributeError, TypeError):
+        pass
+    try:
+        quantity = ureg.parse_expression(words.replace(" per ", "/"))
+    except (
+        pint.UndefinedUnitError,
+        pint.DimensionalityError,
+        ValueError,
+        AttributeError,
+        TypeError,
+        SyntaxError,
+    ):
+        return None
+    if not isinstance(quantity, ureg.Quantity) or quantity.magnitude != 1 or quantity.dimensionless:
+        return None
+    return str(quantity.units)

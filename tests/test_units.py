@@ -1,0 +1,39 @@
+"""Conversions worked out with pint, not guessed: what is asked (as the recognizer spells it) and said."""
+
+import pytest
+
+from assistant import units
+
+
+@pytest.mark.parametrize(
+    ("asked", "says"),
+    [
+        # the LLM's: "five miles * 5 kilometers = five miles", "... 1 cuccalar = 283.56 liters"
+        ("how many kilometers in five miles", "5 miles is about 8.047 kilometers."),
+        ("How many cups in a gallon?", "A gallon is 16 cups."),
+        ("how many feet in a mile", "A mile is 5280 feet."),
+        ("what is 6 feet in meters", "6 feet is about 1.829 meters."),
+        ("How many meters is five feet?", "5 feet is 1.524 meters."),
+        ("what is one hundred kilograms in pounds", "100 kilograms is about 220.5 pounds."),
+        ("convert 1 fluid ounce to milliliters", "1 fluid ounce is about 29.57 milliliters."),
+        ("what is 60 miles per hour in kilometers per hour",
+         "60 miles per hour is about 96.56 kilometers per hour."),
+        ("how many square feet in an acre", "An acre is about 43560 square feet."),
+        ("how many years in a decade", "A decade is 10 years."),  # pint's "decade" is a ratio
+        ("how many bits in a byte", "A byte is 8 bits."),
+        # temperatures: offset scales, named in full; "degrees" alone is the other scale
+        ("convert three hundred and fifty fahrenheit to celsius",
+         "350 degrees fahrenheit is about 176.7 degrees celsius."),
+        ("What is 20 degrees in fahrenheit?", "20 degrees celsius is 68 degrees fahrenheit."),
+        ("what's 300 kelvin in celsius", "300 kelvin is 26.85 degrees celsius."),
+        ("convert 5 miles to kilograms", "I can't turn miles into kilograms: they measure different things."),
+        # the LLM's: not units pint knows, or not a conversion
+        ("how many people are in a family", None),
+        ("how many calories in an apple", None),
+        ("what is 5 apples in oranges", None),
+        ("how many miles to london", None),
+        ("what is the capital of france", None),
+    ],
+)  # fmt: skip
+def test_conversions_are_worked_out(asked, says):
+    assert units.answer(asked) == says
