@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import sys
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -170,6 +171,11 @@ def _parser() -> argparse.ArgumentParser:
         metavar="PNG",
         help="also draw the per-stage breakdown to this PNG (or .svg, .pdf)",
     )
+    p.add_argument(
+        "--llm",
+        action="store_true",
+        help="only the turns the LLM answered (not the clock's, the timers', sums ...: they are quicker)",
+    )
 
     p = command("memory", _cmd_memory, "Show, export or clear the conversation memory.")
     p.add_argument("action", choices=["show", "export", "clear"])
@@ -302,7 +308,17 @@ def _cmd_latency(args) -> int:
     if not records:
         raise UserError(f"no turns logged yet in {path}; talk to the assistant first")
     unread = f" ({_counted(skipped, 'line')} not a turn's record, skipped)" if skipped else ""
-    print(f"{_counted(len(records), 'turn')} from {path}{unread}")
+    sources = Counter(metrics.answered_by(r) for r in records)
+    others = ", ".join(f"{source} {n}" for source, n in sources.most_common() if source != "llm")
+    if args.llm:
+        records = [r for r in records if metrics.answered_by(r) == "llm"]
+        if not records:
+            raise UserError(f"none of the last {sum(sources.values())} turns in {path} was the LLM's")
+        print(f"{_counted(len(records), 'turn')} answered by the LLM from {path}{unread}")
+    else:
+        # The answers given without the LLM are quicker: said apart, so that the table is read right.
+        split = f" ({sources['llm']} answered by the LLM; without it: {others})" if others else ""
+        print(f"{_counted(len(records), 'turn')} from {path}{unread}{split}")
     print(metrics.format_table(metrics.summarize(records)))
     if (out := args.plot) is not None:
         if not any("playback_start" in r.get("marks_ns", {}) for r in records):

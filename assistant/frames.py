@@ -45,6 +45,9 @@ class Turn:
     # hold): which of the answer's words could be echoing at a given moment (`bargein._says`)
     sounded: list[tuple[int, str]] = field(default_factory=list)
     answer_text: str = ""
+    # What wrote the answer: "llm", or what answered without it ("clock", "timers", "units", ...,
+    # `AnswerStage`; "respeak" for the rest of a falsely cut answer). Logged: such turns have no LLM marks.
+    answered_by: str = ""
     # Why the rest of the answer was not spoken: the speaker failed mid-turn. The answer goes on in
     # text and is remembered whole (it was shown); the speaker is tried again at the next answer.
     speaker_error: str = ""

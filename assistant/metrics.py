@@ -73,6 +73,7 @@ def turn_record(turn: Turn) -> dict:
         "interrupted": turn.interrupted,
         "speaker_error": turn.speaker_error or None,  # the answer went on in text only from there
         "error": turn.failed or None,  # the turn ended here, by a crash (not by the user)
+        "answered_by": turn.answered_by or None,  # "llm", or what answered without it ("clock", ...)
         "marks_ns": dict(sorted(turn.marks.items(), key=lambda kv: kv[1])),
         "marks_ms": {k: round((v - origin) / 1e6, 2) for k, v in turn.marks.items()},
         "durations_ms": durations_ms(turn.marks),
@@ -113,6 +114,14 @@ def read_records(path: Path, last: int | None = None) -> tuple[list[dict], int]:
         else:
             skipped += bool(line.strip())
     return (records[-last:] if last else records), skipped
+
+
+def answered_by(record: dict) -> str:
+    """What wrote the turn's answer ("llm", "clock", ...); for a line from before the log said so,
+    "llm" if the LLM's marks are in it, else "other"."""
+    if record.get("answered_by"):
+        return record["answered_by"]
+    return "llm" if "prompt_built" in record.get("marks_ns", {}) else "other"
 
 
 def summarize(records: Iterable[dict]) -> dict[str, dict[str, float]]:

@@ -110,17 +110,21 @@ class AnswerStage(Stage):
         turn = frame.turn
         text = turn.user_text
         pipe = self.pipeline
-        known = (
-            clock.answer(text)
-            or pipe.timers.answer(text)
-            or replay.answer(text, pipe.last_answer, pipe.last_heard)
-            or voice.answer(text, pipe.tts if pipe.speaks else None, pipe.config.tts.length_scale)
-            or arithmetic.answer(text)
-            or units.answer(text)
-            or limits.answer(text)
+        speaker = pipe.tts if pipe.speaks else None
+        answerers = (  # tried in this order, each only if those before had no answer (timers set one)
+            ("clock", lambda: clock.answer(text)),
+            ("timers", lambda: pipe.timers.answer(text)),
+            ("replay", lambda: replay.answer(text, pipe.last_answer, pipe.last_heard)),
+            ("voice", lambda: voice.answer(text, speaker, pipe.config.tts.length_scale)),
+            ("arithmetic", lambda: arithmetic.answer(text)),
+            ("units", lambda: units.answer(text)),
+            ("limits", lambda: limits.answer(text)),
         )
-        if known is not None:
-            return await self._answer_here(frame, known)
+        for source, answerer in answerers:
+            if (known := answerer()) is not None:
+                turn.answered_by = source
+                return await self._answer_here(frame, known)
+        turn.answered_by = "llm"
         messages = await self._prompt(turn, frame.history)
         turn.mark("prompt_built")
         pieces = self.llm.stream(messages, turn.cancel)
@@ -654,6 +658,7 @@ class Pipeline:
         if not rest or not self.speaks:
             return None
         turn = self.current = self._new_turn("", answer_text=rest)
+        turn.answered_by = "respeak"
         await self.stages[1].inbox.put(AnswerText(turn, rest))
         await self.stages[1].inbox.put(AnswerEnd(turn))
         return turn
@@ -670,6 +675,7 @@ class Pipeline:
         while self.busy or self.ahead is not None:
             await asyncio.sleep(ANNOUNCE_POLL_S)
         turn = self.current = self._new_turn("", answer_text=text)
+        turn.answered_by = "timers"
         self.observer.state(self.answering_state)
         self.observer.answer_piece(turn, text)
         await self.stages[1].inbox.put(AnswerText(turn, text))

@@ -163,16 +163,15 @@ def test_say_reads_text_as_an_answer_is_read(private_config):
 
 
 def test_chat_answers_each_line_remembers_the_turns_and_logs_their_latency(private_config):
-    chat = _cli(
-        "chat", "--mute", config=private_config, stdin="What is the capital of France?\nAnd of Spain?\n"
-    )
+    asked = "What is the capital of France?\nAnd of Spain?\nHow many cups in a gallon?\n"
+    chat = _cli("chat", "--mute", config=private_config, stdin=asked)
     assert chat.returncode == 0, chat.stderr
     answers = [
         line.removeprefix("assistant: ")
         for line in chat.stdout.splitlines()
         if line.startswith("assistant: ")
     ]
-    assert len(answers) == 2 and all(answers)
+    assert len(answers) == 3 and all(answers) and answers[2] == "A gallon is 16 cups."
 
     exported = _cli("memory", "export", config=private_config)
     rows = [json.loads(line) for line in exported.stdout.splitlines()]
@@ -181,13 +180,23 @@ def test_chat_answers_each_line_remembers_the_turns_and_logs_their_latency(priva
         ("assistant", answers[0]),
         ("user", "And of Spain?"),
         ("assistant", answers[1]),
+        ("user", "How many cups in a gallon?"),
+        ("assistant", answers[2]),
     ]
 
+    log = private_config.parent / "lat.jsonl"
     latency = _cli("latency", config=private_config)
     assert latency.returncode == 0, latency.stderr
-    assert latency.stdout.splitlines()[0] == f"2 turns from {private_config.parent / 'lat.jsonl'}"
+    # the answer given without the LLM is quicker: the first line says the table mixes them
+    assert (
+        latency.stdout.splitlines()[0] == f"3 turns from {log} (2 answered by the LLM; without it: units 1)"
+    )
     ttft = next(line for line in latency.stdout.splitlines() if line.startswith("| llm_ttft |"))
     assert ttft.split("|")[2].strip() == "2"
+    llm = _cli("latency", "--llm", config=private_config)
+    assert llm.stdout.splitlines()[0] == f"2 turns answered by the LLM from {log}", llm.stderr
+    total = next(line for line in llm.stdout.splitlines() if line.startswith("| turn_total |"))
+    assert total.split("|")[2].strip() == "2"
     # muted turns played nothing: no plot of an empty breakdown ("wrote" it, with a legend warning)
     plot = _cli("latency", "--plot", "plot.png", config=private_config)
     assert plot.returncode == 1 and not (private_config.parent / "plot.png").exists()

@@ -63,6 +63,7 @@ def test_record_schema_and_derived_durations(tmp_path):
         "interrupted",
         "speaker_error",
         "error",
+        "answered_by",
         "marks_ns",
         "marks_ms",
         "durations_ms",
@@ -72,6 +73,7 @@ def test_record_schema_and_derived_durations(tmp_path):
         "tokens_per_s",
     }
     assert record["speaker_error"] is None and record["error"] is None  # played whole, nothing failed
+    assert record["answered_by"] is None  # a Turn no stage answered (AnswerStage sets it)
     d = record["durations_ms"]
     assert d["voice_to_voice"] == 820 and d["llm_ttft"] == 50 and d["endpointing"] == 500
     assert d["prompt_build"] == 9 and d["turn_total"] == 2579 and d["asr_final"] == 520
@@ -133,3 +135,10 @@ def test_the_breakdown_of_a_turn_started_ahead_adds_up_to_voice_to_voice():
         records[1]["durations_ms"]["asr_final"] == 130 and records[1]["durations_ms"]["voice_to_voice"] == 375
     )
     plt.close(fig)
+
+
+def test_what_answered_a_turn_is_read_from_older_lines_by_their_marks():
+    """Lines from before the log said what answered: the LLM's marks tell its turns."""
+    assert metrics.answered_by({"answered_by": "units", "marks_ns": {}}) == "units"
+    assert metrics.answered_by({"marks_ns": {"turn_start": 1, "prompt_built": 2}}) == "llm"
+    assert metrics.answered_by({"marks_ns": {"turn_start": 1, "tts_first_audio": 2}}) == "other"

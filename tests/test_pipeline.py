@@ -636,6 +636,7 @@ def test_a_clock_question_is_answered_from_the_clock_not_by_the_llm(tmp_path):
     ]
     log = _log(cfg)
     assert [r["generated_tokens"] > 0 for r in log] == [False, False, False, True]
+    assert [r["answered_by"] for r in log] == ["clock", "limits", "clock", "llm"]
     assert "llm_ttft" not in log[0]["durations_ms"] and "llm_ttft" in log[3]["durations_ms"]
     # the answers given without the LLM, and their questions, were prefilled before "Thank you." came
     assert log[3]["prompt_tokens"] - log[3]["reused_tokens"] < 12, log[3]
@@ -737,6 +738,7 @@ def test_a_sum_or_a_conversion_is_worked_out_not_guessed_by_the_llm(tmp_path):
     assert summed.answer_text == "345 plus 678 is 1023." and "prompt_built" not in summed.marks
     assert converted.answer_text == "A gallon is 16 cups." and "prompt_built" not in converted.marks
     assert "prompt_built" in binary.marks
+    assert [record["answered_by"] for record in _log(cfg)] == ["arithmetic", "units", "llm"]
     stored = [(t.role, t.text) for t in _stored(cfg)]
     assert stored[:2] == [("user", "What is 345 + 678?"), ("assistant", "345 plus 678 is 1023.")]
 
