@@ -40,7 +40,9 @@ _CONVERT = re.compile(
 
 @functools.cache
 def registry():
-    """pint's unit registry, built once (0.3 s here): the pipeline builds it at its open."""
+    """pint's unit registry, built once (0.3 s here): the pipeline builds it at its open. pint is
+    imported here and where its errors are caught, not with this module: the commands that never
+    convert (`transcribe`, `say`) do not pay for it."""
     import pint
 
     ureg = pint.UnitRegistry()
@@ -66,7 +68,7 @@ def answer(text: str) -> str | None:
     try:
         value = registry().Quantity(amount, source_unit).to(target_unit).magnitude
     except pint.DimensionalityError:
-        return f"I can't turn {source} into {target}: they measure different things."
+        return f"I can't turn {n} {source} into {target}: they measure different things."
     # a temperature by its scale's full name: "20 degrees" was celsius, and is said so
     source, target = _SCALE_NAMES.get(source_unit, source), _SCALE_NAMES.get(target_unit, target)
     said = f"{n} {source}"
