@@ -26,7 +26,8 @@ from assistant import units
          "350 degrees fahrenheit is about 176.7 degrees celsius."),
         ("What is 20 degrees in fahrenheit?", "20 degrees celsius is 68 degrees fahrenheit."),
         ("what's 300 kelvin in celsius", "300 kelvin is 26.85 degrees celsius."),
-        ("convert 5 miles to kilograms", "I can't turn 5 miles into kilograms: they measure different things."),
+        ("convert 5 miles to kilograms",
+         "I can't turn 5 miles into kilograms: they measure different things."),
         ("how many hours in a mile", "I can't turn a mile into hours: they measure different things."),
         # the LLM's: not units pint knows, or not a conversion
         ("how many people are in a family", None),
