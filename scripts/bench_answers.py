@@ -29,6 +29,14 @@ question, how many of its answers hold the right one, beside the clock's own ans
 told nothing, which can only guess).
 
     python scripts/bench_answers.py --clock --samples 20
+
+`--sums` asks why `assistant/arithmetic.py` and `assistant/units.py` work out sums and conversions
+themselves: random sums (a + b, a × b, p percent of q) and conversions (miles, pounds, feet, inches,
+fahrenheit), asked as the recognizer spells them ("what is three hundred and forty five plus ...")
+and as typed with digits; per kind, how many of the LLM's answers hold the right value (a number
+within 1%, or exact for a whole one), beside the module's own answer under the same check.
+
+    python scripts/bench_answers.py --sums --samples 20
 """
 
 from __future__ import annotations
@@ -47,7 +55,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from assistant import clock  # noqa: E402
+from num2words import num2words  # noqa: E402
+
+from assistant import arithmetic, clock, units  # noqa: E402
 from assistant.config import LlmConfig, MemoryConfig  # noqa: E402
 from assistant.llm import LocalLlm  # noqa: E402
 from assistant.memory import Memory  # noqa: E402
@@ -133,6 +143,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3], help="one conversation per seed")
     parser.add_argument("--rounds", type=int, default=3, help="times each prompt is asked per conversation")
     parser.add_argument("--clock", action="store_true", help="the LLM told the time, asked for it")
+    parser.add_argument("--sums", action="store_true", help="the LLM asked sums and conversions")
     return parser.parse_args()
 
 
@@ -276,8 +287,81 @@ def main_clock(args: argparse.Namespace) -> None:
         print(f"| {question} | {c['told']} of {args.samples} | {c['untold']} | {c['clock']} |")
 
 
+CONVERSIONS = (  # (from, to, factor or function): asked "how many <to> in <n> <from>"
+    ("miles", "kilometers", lambda n: n * 1.609344),
+    ("pounds", "kilograms", lambda n: n * 0.45359237),
+    ("feet", "meters", lambda n: n * 0.3048),
+    ("inches", "centimeters", lambda n: n * 2.54),
+    ("fahrenheit", "celsius", lambda n: (n - 32) * 5 / 9),
+)
+
+
+def sum_question(kind: str, rng: random.Random) -> tuple[str, float]:
+    """A question of `kind` with digits, and its right value."""
+    if kind == "plus":
+        a, b = rng.randrange(10, 1000), rng.randrange(10, 1000)
+        return f"What is {a} plus {b}?", a + b
+    if kind == "times":
+        a, b = rng.randrange(2, 100), rng.randrange(2, 100)
+        return f"What is {a} times {b}?", a * b
+    if kind == "percent":
+        p, q = 5 * rng.randrange(1, 20), 20 * rng.randrange(1, 21)
+        return f"What is {p} percent of {q}?", p * q / 100
+    source, target, convert = CONVERSIONS[rng.randrange(len(CONVERSIONS))]
+    n = rng.randrange(2, 100) if source != "fahrenheit" else rng.randrange(0, 400)
+    question = (
+        f"How many {target} in {n} {source}?"
+        if source != "fahrenheit"
+        else f"Convert {n} fahrenheit to celsius."
+    )
+    return question, convert(n)
+
+
+def spelt(question: str) -> str:
+    """The question as the recognizer writes it: numbers in words ("three hundred and forty five")."""
+    return re.sub(r"\d+", lambda m: num2words(int(m[0])).replace("-", " ").replace(",", ""), question)
+
+
+def holds(answer: str, value: float) -> bool:
+    """`answer` says `value`: exactly for a whole one, within 1% otherwise (digits, or words)."""
+    numbers = [float(n.replace(",", "")) for n in re.findall(r"-?\d[\d,]*(?:\.\d+)?", answer)]
+    numbers += [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", arithmetic.in_digits(answer))]
+    if float(value).is_integer():
+        return any(n == value for n in numbers)
+    return any(abs(n - value) <= 0.01 * abs(value) for n in numbers)
+
+
+def main_sums(args: argparse.Namespace) -> None:
+    started = time.strftime("%Y-%m-%d %H:%M")
+    cfg = LlmConfig()
+    llm = LocalLlm(cfg).build()
+    rng = random.Random(7)
+    rows = []
+    for kind in ("plus", "times", "percent", "convert"):
+        counts = Counter()
+        for _ in range(args.samples):
+            question, value = sum_question(kind, rng)
+            for form, asked in (("words", spelt(question)), ("digits", question)):
+                said = "".join(llm.stream(build_messages(cfg.system_prompt, [], asked)))
+                counts[form] += holds(said, value)
+                if args.show and not holds(said, value):
+                    print(f"  {asked} ({value:g}) → {said.strip()}")
+            ours = arithmetic.answer(spelt(question)) or units.answer(spelt(question)) or ""
+            counts["ours"] += holds(ours, value)
+        rows.append((kind, counts))
+    llm.close()
+    print(f"\n{started}; {args.samples} random questions per kind; temperature {cfg.temperature}\n")
+    print("| kind | LLM, numbers in words | LLM, in digits | arithmetic.py / units.py |")
+    print("|---|---:|---:|---:|")
+    for kind, c in rows:
+        print(f"| {kind} | {c['words']} of {args.samples} | {c['digits']} | {c['ours']} |")
+
+
 def main() -> None:
     args = parse_args()
+    if args.sums:
+        main_sums(args)
+        return
     if args.conversation:
         main_conversation(args)
         return
