@@ -51,9 +51,9 @@ _ABOUT = (  # (a question about the assistant, whole; the answer)
     (
         r"(?:what can you do|what do you do|what are you able to do|what can i ask(?: you)?"
         r"|what are you good at|how can you help(?: me)?|help|help me|what can i say)",
-        "I can talk with you and answer simple questions, work out sums and convert units, tell you "
-        "the time and the date, set timers and alarms, and say my last answer again. Say stop to cut "
-        "me off. I run only on this computer, so I can't look anything up online.",
+        "I can talk with you and answer simple questions, work out sums, convert units, spell words, "
+        "tell you the time and the date, set timers and alarms, and say my last answer again. Say "
+        "stop to cut me off. I run only on this computer, so I can't look anything up online.",
     ),
     (
         r"(?:who|what) are you|who (?:made|built) you|are you (?:a robot|an ai|a person|human)",

@@ -29,7 +29,7 @@ from typing import Protocol
 
 import numpy as np
 
-from assistant import arithmetic, clock, limits, replay, units, voice
+from assistant import arithmetic, clock, limits, replay, spelling, units, voice
 from assistant.audio import AudioDeviceError, DeviceNotFoundError
 from assistant.config import Config
 from assistant.errors import gist
@@ -118,6 +118,7 @@ class AnswerStage(Stage):
             ("voice", lambda: voice.answer(text, speaker, pipe.config.tts.length_scale)),
             ("arithmetic", lambda: arithmetic.answer(text)),
             ("units", lambda: units.answer(text)),
+            ("spelling", lambda: spelling.answer(text)),
             ("limits", lambda: limits.answer(text)),
         )
         for source, answerer in answerers:
@@ -149,11 +150,11 @@ class AnswerStage(Stage):
     async def _answer_here(self, frame: UserText, text: str) -> None:
         """A question only about the time or the date (`clock.py`), a request about a timer or an
         alarm (`timers.py`), "say that again" or "go on" (`replay.py`), "speak slower" (`voice.py`),
-        a sum (`arithmetic.py`), a conversion (`units.py`), or one the assistant cannot serve or is
-        asked about (`limits.py`): answered at once, without the LLM, which does not know the time,
-        pretended to set timers, to know the weather and to speak slower, repeated half an answer
-        and got sums and conversions wrong. The turn has no LLM marks: none of its time was the
-        LLM's."""
+        a sum (`arithmetic.py`), a conversion (`units.py`), a word to spell (`spelling.py`), or one
+        the assistant cannot serve or is asked about (`limits.py`): answered at once, without the
+        LLM, which does not know the time, pretended to set timers, to know the weather and to speak
+        slower, repeated half an answer, got sums and conversions wrong and could not spell. The
+        turn has no LLM marks: none of its time was the LLM's."""
         turn = frame.turn
         if frame.history is None:  # else `Pipeline.confirm` remembers the question
             await self.pipeline.remember("user", turn.user_text)

@@ -38,7 +38,7 @@ def test_what_cannot_be_done_is_said(said, says):
 @pytest.mark.parametrize(
     ("asked", "says"),
     [
-        ("What can you do?", "I can talk with you and answer simple questions, work out sums and convert"),
+        ("What can you do?", "I can talk with you and answer simple questions, work out sums, convert"),
         ("Hey, what can you do for me?", "I can talk with you"),
         ("Help.", "I can talk with you"),
         ("Who are you?", "I'm a voice assistant with a small language model"),

@@ -731,14 +731,20 @@ def test_a_sum_or_a_conversion_is_worked_out_not_guessed_by_the_llm(tmp_path):
     cfg = _config(tmp_path)
 
     async def body(pipe):
-        asked = ("What is 345 + 678?", "How many cups in a gallon?", "What is two plus two in binary?")
+        asked = (
+            "What is 345 + 678?",
+            "How many cups in a gallon?",
+            "How do you spell rhythm?",
+            "What is two plus two in binary?",
+        )
         return [await pipe.ask(q) for q in asked]
 
-    summed, converted, binary = asyncio.run(_session(cfg, body, speak=False))
+    summed, converted, spelled, binary = asyncio.run(_session(cfg, body, speak=False))
+    assert spelled.answer_text == "Rhythm is spelled R, H, Y, T, H, M."
     assert summed.answer_text == "345 plus 678 is 1023." and "prompt_built" not in summed.marks
     assert converted.answer_text == "A gallon is 16 cups." and "prompt_built" not in converted.marks
     assert "prompt_built" in binary.marks
-    assert [record["answered_by"] for record in _log(cfg)] == ["arithmetic", "units", "llm"]
+    assert [record["answered_by"] for record in _log(cfg)] == ["arithmetic", "units", "spelling", "llm"]
     stored = [(t.role, t.text) for t in _stored(cfg)]
     assert stored[:2] == [("user", "What is 345 + 678?"), ("assistant", "345 plus 678 is 1023.")]
 
