@@ -29,7 +29,7 @@ from typing import Protocol
 
 import numpy as np
 
-from assistant import arithmetic, clock, limits, replay, spelling, units, voice
+from assistant import arithmetic, clock, dates, limits, replay, spelling, units, voice
 from assistant.audio import AudioDeviceError, DeviceNotFoundError
 from assistant.config import Config
 from assistant.errors import gist
@@ -113,6 +113,7 @@ class AnswerStage(Stage):
         speaker = pipe.tts if pipe.speaks else None
         answerers = (  # tried in this order, each only if those before had no answer (timers set one)
             ("clock", lambda: clock.answer(text)),
+            ("dates", lambda: dates.answer(text)),
             ("timers", lambda: pipe.timers.answer(text)),
             ("replay", lambda: replay.answer(text, pipe.last_answer, pipe.last_heard)),
             ("voice", lambda: voice.answer(text, speaker, pipe.config.tts.length_scale)),
@@ -148,13 +149,12 @@ class AnswerStage(Stage):
         await self.push(AnswerEnd(turn))
 
     async def _answer_here(self, frame: UserText, text: str) -> None:
-        """A question only about the time or the date (`clock.py`), a request about a timer or an
-        alarm (`timers.py`), "say that again" or "go on" (`replay.py`), "speak slower" (`voice.py`),
-        a sum (`arithmetic.py`), a conversion (`units.py`), a word to spell (`spelling.py`), or one
-        the assistant cannot serve or is asked about (`limits.py`): answered at once, without the
-        LLM, which does not know the time, pretended to set timers, to know the weather and to speak
-        slower, repeated half an answer, got sums and conversions wrong and could not spell. The
-        turn has no LLM marks: none of its time was the LLM's."""
+        """A request that one of `process`'s answerers serves (`clock.py`, `dates.py`, `timers.py`,
+        `replay.py`, `voice.py`, `arithmetic.py`, `units.py`, `spelling.py`, `limits.py`; README,
+        "Answers without the LLM"): answered at once, without the LLM, which made up the time,
+        pretended to set timers, to know the weather and to speak slower, repeated half an answer,
+        got sums and conversions wrong and could not spell. The turn has no LLM marks: none of its
+        time was the LLM's."""
         turn = frame.turn
         if frame.history is None:  # else `Pipeline.confirm` remembers the question
             await self.pipeline.remember("user", turn.user_text)
@@ -463,6 +463,7 @@ class Pipeline:
             self._on_memory_thread(lambda: self.memory.build().claim()),
             asyncio.to_thread(self.llm.build),
             asyncio.to_thread(units.registry),  # 0.3 s: not at the first "how many feet in a mile"
+            asyncio.to_thread(dates.load),  # 0.25 s: not at the first "what's the date tomorrow"
         ]
         if self.tts is not None:
             builds.append(asyncio.to_thread(self.tts.build))

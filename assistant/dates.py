@@ -1,0 +1,96 @@
+"""Days other than today, from the local calendar: "how many days until christmas", "what day is
+december twenty fifth", "what's the date in three days", "what day was yesterday".
+
+The embedded LLM said "How many days until Christmas?" back, and "it's december 25th" for the
+weekday of December 25. `clock.py` answers for today; this answers for another day, named by a
+date ("december twenty fifth", "the fourth of july twenty twenty seven"), a day near today
+("tomorrow", "in three days", "next friday", "two weeks from now": dateparser reads these, the
+numbers put back in digits first) or a fixed holiday (HOLIDAYS, which dateparser does not know).
+A question about a day with no date in it ("what day is my birthday") goes to the LLM.
+
+    dates.answer("how many days until christmas", now)   # "19 days: it's Friday, December 25, 2026."
+    dates.answer("what day is tomorrow", now)             # "It's Monday, December 7, 2026."
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+
+from assistant.arithmetic import in_digits
+from assistant.clock import DAYS, LEAD_IN, date_of
+
+HOLIDAYS = {  # name → (month, day): fixed-date days only; Easter and Thanksgiving move
+    "christmas": (12, 25), "christmas day": (12, 25), "christmas eve": (12, 24),
+    "new year": (1, 1), "new year's": (1, 1), "new year's day": (1, 1), "new years day": (1, 1),
+    "new year's eve": (12, 31), "new years eve": (12, 31), "valentine's day": (2, 14),
+    "valentines day": (2, 14), "halloween": (10, 31), "independence day": (7, 4),
+}  # fmt: skip
+# A day is named only with one of these: dateparser alone reads "may" as May 1 and "5" as the 5th.
+_NAMES_A_DAY = re.compile(
+    rf"\d|\b(?:tomorrow|yesterday|today|next|last|ago|from now|{'|'.join(d.lower() for d in DAYS)})\b"
+)
+_WHEN = r"(?P<when>.+?)"
+_UNTIL = re.compile(
+    rf"{LEAD_IN}how many (?:days|sleeps) (?:are )?(?:there )?(?:are )?(?:left )?(?:is it )?"
+    rf"(?P<how>until|till|til|to|before|since|after) {_WHEN}(?: please)?"
+)
+_WHICH_DAY = re.compile(
+    rf"{LEAD_IN}(?:what|which) (?:day|date)(?: of the week)? (?P<verb>is|was|will be|will it be)"
+    rf"(?: it)? {_WHEN}(?: on| going to be)?(?: please)?"
+)
+_DATE_OF = re.compile(
+    rf"{LEAD_IN}(?:what's|what is|what was|what will be|what'll be) the (?:date|day)"
+    rf"(?: of the week)? {_WHEN}(?: please)?"
+)
+
+
+def answer(text: str, now: datetime | None = None) -> str | None:
+    """The answer to a question about a day other than today, or None for any other text."""
+    said = in_digits(text)
+    now = now or datetime.now()
+    today = now.date()
+    if until := _UNTIL.fullmatch(said):
+        past = until["how"] in ("since", "after")
+        day = _day(until["when"], now, past)
+        if day is None:
+            return None
+        days = abs((day - today).days)
+        if days == 0:
+            return f"That's today: {date_of(day)}."
+        count = "1 day" if days == 1 else f"{days} days"
+        return f"{count} ago: it was {date_of(day)}." if day < today else f"{count}: it's {date_of(day)}."
+    asked = _WHICH_DAY.fullmatch(said) or _DATE_OF.fullmatch(said)
+    if asked is None:
+        return None
+    past = asked.groupdict().get("verb") == "was" or said.startswith(("what was", "which was"))
+    day = _day(asked["when"], now, past)
+    if day is None:
+        return None
+    return f"It was {date_of(day)}." if day < today else f"It's {date_of(day)}."
+
+
+def load() -> None:
+    """Import dateparser and read a day once (0.25 s here, 1 ms after): the pipeline does it at
+    its open, not at the first "what's the date in three days"."""
+    _day("in 3 days", datetime.now(), past=False)
+
+
+def _day(when: str, now: datetime, past: bool) -> date | None:
+    """The day `when` names (the next one of that name, or the last one when `past`), else None."""
+    when = re.sub(r"^(?:it |the day |the date )", "", when.strip())
+    holiday = HOLIDAYS.get(re.sub(r"^the ", "", when))
+    if holiday is not None:
+        this_year = date(now.year, *holiday)
+        if past:
+            return this_year if this_year <= now.date() else date(now.year - 1, *holiday)
+        return this_year if this_year >= now.date() else date(now.year + 1, *holiday)
+    if not _NAMES_A_DAY.search(when):
+        return None
+    import dateparser  # here, not with the module: the commands that never ask need not pay for it
+
+    when = re.sub(r"\b(\d\d) (\d\d)\b", r"\1\2", when)  # a year said "twenty twenty seven": 20 27
+    when = when.replace("from today", "from now")  # dateparser took "a week from today" for a week ago
+    settings = {"PREFER_DATES_FROM": "past" if past else "future", "RELATIVE_BASE": now}
+    parsed = dateparser.parse(when, languages=["en"], settings=settings)
+    return parsed.date() if parsed is not None else None
