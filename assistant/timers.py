@@ -166,9 +166,9 @@ def awake_or_asleep_s() -> float:
     """Seconds on a clock that runs on while the computer sleeps and does not jump when the wall
     clock is set. The event loop's clock (time.monotonic) stops in a suspend, so a timer set on it
     before the lid closed goes off as much later as the lid stayed closed."""
-    if hasattr(time, "CLOCK_BOOTTIME"):  # Linux
+    if hasattr(time, "CLOCK_BOOTTIME"):  # Linux: CLOCK_MONOTONIC, and the time asleep
         return time.clock_gettime(time.CLOCK_BOOTTIME)
-    return time.time()  # elsewhere the wall clock: it counts the sleep, but follows a clock set by hand
+    return time.monotonic()  # elsewhere: a sleep delays the timers, but the clock never steps
 
 
 @dataclass
