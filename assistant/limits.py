@@ -69,7 +69,7 @@ _ABOUT = (  # (a question about the assistant, whole; the answer)
         r"|where does (?:my|what i say|this) go|who can hear (?:me|this|us)|do you send (?:anything|my \w+)"
         r"(?: anywhere)?",
         "Nothing you say leaves this computer: I don't use the internet. I keep our conversation as "
-        "text in a memory file here, and the command assistant memory clear erases it.",
+        "text in a memory file here; say forget our conversation to erase it.",
     ),
 )
 _PATTERNS = [(re.compile(rf"{LEAD_IN}(?:{asked})"), reply) for asked, reply in _CANNOT]

@@ -29,7 +29,7 @@ from typing import Protocol
 
 import numpy as np
 
-from assistant import arithmetic, clock, dates, limits, replay, spelling, units, voice
+from assistant import arithmetic, clock, dates, forget, limits, replay, spelling, units, voice
 from assistant.audio import AudioDeviceError, DeviceNotFoundError
 from assistant.config import Config
 from assistant.errors import gist
@@ -122,6 +122,9 @@ class AnswerStage(Stage):
             ("spelling", lambda: spelling.answer(text)),
             ("limits", lambda: limits.answer(text)),
         )
+        if (known := await pipe.forgetting(text)) is not None:  # a database job: not one of the above
+            turn.answered_by = "forget"
+            return await self._answer_here(frame, known)
         for source, answerer in answerers:
             if (known := answerer()) is not None:
                 turn.answered_by = source
@@ -429,6 +432,7 @@ class Pipeline:
     ahead: Turn | None = None  # a turn started ahead of its endpoint, not confirmed yet
     last_answer: Turn | None = None  # the last finished turn that said something: "say that again"
     last_heard: str = ""  # the user's words in the last finished turn that had any: "what did I say?"
+    _forget_asked: float | None = None  # time.monotonic() when "forget our conversation?" was asked
     _done: dict[int, asyncio.Event] = field(default_factory=dict)
     _memory_thread: ThreadPoolExecutor | None = None
     _log_warned: bool = False  # the latency log's failure was reported; not again until it works
@@ -509,6 +513,31 @@ class Pipeline:
             return str(err)
         return ""
 
+    async def forgetting(self, text: str) -> str | None:
+        """The reply to a request to forget the conversation (a question back), or to the answer to
+        that question: a "yes" within forget.CONFIRM_S clears the memory. None for any other text,
+        which also drops a question still open (anything else keeps the conversation)."""
+        kind = forget.kind_of(text)
+        asked, self._forget_asked = self._forget_asked, None
+        confirming = asked is not None and time.monotonic() - asked < forget.CONFIRM_S
+        if kind == "forget":
+            if not await self._on_memory_thread(self.memory.count):
+                return forget.NOTHING
+            self._forget_asked = time.monotonic()
+            return forget.ASK
+        if confirming and kind == "yes":
+            deleted = await asyncio.shield(self._on_memory_thread(self.memory.clear))
+            self.last_answer, self.last_heard = None, ""  # "say that again" has nothing to say now
+            return forget.done(deleted)
+        if confirming and kind == "no":
+            return forget.KEPT
+        return None
+
+    def forget_pending(self) -> bool:
+        """The user was asked whether to forget the conversation, and has not answered yet."""
+        asked = self._forget_asked
+        return asked is not None and time.monotonic() - asked < forget.CONFIRM_S
+
     async def remember(self, role: str, text: str, interrupted: bool = False, recent: int = 0):
         """Write one turn on the memory's own thread; optionally read back the newest `recent` turns."""
 
@@ -548,6 +577,8 @@ class Pipeline:
             return None
         if parse_request(text) is not None or voice.kind_of(text) is not None:
             return None  # a timer is set (or the voice's rate changed) once the request is final
+        if forget.kind_of(text) == "forget" or self.forget_pending():
+            return None  # nor is the conversation forgotten, or asked about, before it is
         history = await self._recent(self.config.memory.window_turns)  # before the user text is in it
         turn = self._new_turn(text)
         turn.confirmed.clear()

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from conftest import wait_until
 
-from assistant import clock, dates
+from assistant import clock, dates, forget
 from assistant import pipeline as pipeline_mod
 from assistant.audio import AudioDeviceError
 from assistant.audio.devices import DeviceNotFoundError
@@ -750,6 +750,42 @@ def test_a_sum_or_a_conversion_is_worked_out_not_guessed_by_the_llm(tmp_path):
     assert answered_by == ["arithmetic", "units", "spelling", "dates", "llm"]
     stored = [(t.role, t.text) for t in _stored(cfg)]
     assert stored[:2] == [("user", "What is 345 + 678?"), ("assistant", "345 plus 678 is 1023.")]
+
+
+def test_the_conversation_is_forgotten_by_voice_only_after_a_yes(tmp_path):
+    """ "Forget our conversation" asks back; only a "yes" as the next request, within
+    forget.CONFIRM_S, clears the memory. Anything else, a "no", or a "yes" too late keeps it."""
+    cfg = _config(tmp_path)
+
+    async def body(pipe):
+        said = {}
+        said["empty"] = await pipe.ask("Forget our conversation.")  # nothing remembered yet
+        await pipe.ask("What is 345 + 678?")
+        said["asked"] = await pipe.ask("Forget our conversation.")
+        assert await pipe.start_ahead("yes") is None  # never cleared ahead of the endpoint
+        said["done"] = await pipe.ask("Yes.")
+        after_yes = [(t.role, t.text) for t in _stored(cfg)]
+        await pipe.ask("Forget everything.")
+        said["other"] = await pipe.ask("What is 2 + 2?")  # anything else: kept
+        said["late_yes"] = await pipe.ask("Yes.")  # no question open: the LLM's
+        await pipe.ask("Forget everything.")
+        said["no"] = await pipe.ask("No.")
+        await pipe.ask("Forget everything.")
+        pipe._forget_asked -= forget.CONFIRM_S + 1  # the yes comes too late
+        said["expired"] = await pipe.ask("Yes.")
+        return said, after_yes
+
+    said, after_yes = asyncio.run(_session(cfg, body, speak=False))
+    assert said["empty"].answer_text == forget.NOTHING
+    assert said["asked"].answer_text == forget.ASK
+    # the first request and its answer, the sum and its answer, the request and its question
+    assert said["done"].answer_text == "Done: I've forgotten our conversation, 6 messages."
+    assert after_yes == [("user", "Yes."), ("assistant", said["done"].answer_text)]
+    assert said["other"].answer_text == "2 plus 2 is 4."
+    assert "prompt_built" in said["late_yes"].marks and "prompt_built" in said["expired"].marks
+    assert said["no"].answer_text == forget.KEPT
+    assert len(_stored(cfg)) == 2 + 2 * 7  # nothing forgotten after the first yes
+    assert [r["answered_by"] for r in _log(cfg)][:4] == ["forget", "arithmetic", "forget", "forget"]
 
 
 class _RecordingSink(_InstantSink):
