@@ -20,7 +20,7 @@ import re
 from text_to_num import alpha2digit
 
 from assistant.asr.text import normalize
-from assistant.clock import LEAD_IN
+from assistant.phrases import LEAD_IN
 
 SIGNIFICANT = 6  # digits a result is said with; more is read out for seconds and not listened to
 MAX_EXPONENT = 64  # a power beyond this ("nine to the power of nine hundred") is not worked out

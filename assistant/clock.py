@@ -18,19 +18,14 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from assistant.asr.text import normalize
+from assistant import phrases
+from assistant.phrases import LEAD_IN
 
 # Spelt out rather than strftime's %A/%B, which follow the process's locale: the voice speaks English.
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December")  # fmt: skip
 
-# Words that may open a request without changing it ("hey, could you ..."), here and in the timers'
-# and the limits' requests.
-LEAD_IN = (
-    r"(?:(?:hey|hi|ok|okay|so|um|uh|and|excuse me|sorry|please|assistant|can you|could you|would you"
-    r"|will you)\s+)*"
-)
 # ... and around a clock question ("can you tell me what time it is right now please").
 _ASK = (
     r"(?:(?:can|could|would|will) you (?:please )?(?:tell me|say)|do you know|tell me"
@@ -63,8 +58,7 @@ _PATTERNS = {
 
 def kind_of(text: str) -> str | None:
     """Which clock question `text` is ("time", "date", "day", "month", "year"), or None."""
-    said = normalize(text)
-    return next((kind for kind, pattern in _PATTERNS.items() if pattern.fullmatch(said)), None)
+    return phrases.kind_of(_PATTERNS, text)
 
 
 def answer(text: str, now: datetime | None = None) -> str | None:

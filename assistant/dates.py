@@ -18,7 +18,8 @@ import re
 from datetime import date, datetime
 
 from assistant.arithmetic import in_digits
-from assistant.clock import DAYS, LEAD_IN, date_of
+from assistant.clock import DAYS, date_of
+from assistant.phrases import LEAD_IN
 
 HOLIDAYS = {  # name → (month, day): fixed-date days only; Easter and Thanksgiving move
     "christmas": (12, 25), "christmas day": (12, 25), "christmas eve": (12, 24),

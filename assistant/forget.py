@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 
-from assistant.asr.text import normalize
-from assistant.clock import LEAD_IN
+from assistant import phrases
+from assistant.phrases import LEAD_IN
 
 CONFIRM_S = 30.0  # a "yes" later than this after the question confirms nothing
 ASK = "Shall I forget our whole conversation? Say yes to forget it, or anything else to keep it."
@@ -39,8 +39,7 @@ _PATTERNS = {
 
 def kind_of(text: str) -> str | None:
     """ "forget", "yes" or "no" for a request about forgetting (or its answer), else None."""
-    said = normalize(text)
-    return next((kind for kind, pattern in _PATTERNS.items() if pattern.fullmatch(said)), None)
+    return phrases.kind_of(_PATTERNS, text)
 
 
 def done(deleted: int) -> str:

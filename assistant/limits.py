@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from assistant.asr.text import normalize
-from assistant.clock import LEAD_IN
+from assistant.phrases import LEAD_IN
 
 OFFLINE = "I don't use the internet, so that nothing you say leaves this computer."
 _CANNOT = (  # (what is asked, from the start of the request; the answer)

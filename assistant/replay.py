@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 
 from assistant.asr.text import normalize
-from assistant.clock import LEAD_IN
 from assistant.frames import Turn
+from assistant.phrases import LEAD_IN
 
 NOTHING_YET = "I haven't said anything yet."
 _REPEAT = re.compile(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from assistant.asr.text import normalize
-from assistant.clock import LEAD_IN
+from assistant.phrases import LEAD_IN
 
 MAX_WORDS = 3  # "spell Mississippi river": a name of a few words, not a sentence
 _NOT_A_WORD = {"it", "that", "this", "them", "out", "check", "checker", "me"}

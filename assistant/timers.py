@@ -33,7 +33,8 @@ from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from assistant.asr.text import normalize
-from assistant.clock import LEAD_IN, time_of_day
+from assistant.clock import time_of_day
+from assistant.phrases import LEAD_IN
 
 MAX_NUMBER = 999
 # "twenty five" → 25, as the normalizer spells them (num2words, hyphens as spaces); "a"/"an" are one.

@@ -18,7 +18,7 @@ import functools
 import re
 
 from assistant.arithmetic import in_digits, spoken_number
-from assistant.clock import LEAD_IN
+from assistant.phrases import LEAD_IN
 
 SIGNIFICANT = 4  # a conversion is said to four digits: "about 8.047 kilometers"
 # By name, not through pint: "centigrade" is a hundredth of a grade (an angle) there, and the

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 
-from assistant.asr.text import normalize
-from assistant.clock import LEAD_IN
+from assistant import phrases
+from assistant.phrases import LEAD_IN
 from assistant.tts import PiperTts
 
 STEP = 1.25  # length_scale × or ÷ this per request: heard at once; from 1, three steps to either end
@@ -44,8 +44,7 @@ _PATTERNS = {
 
 def kind_of(text: str) -> str | None:
     """The kind of request about the voice ("slower", "faster", "normal", "volume"), else None."""
-    said = normalize(text)
-    return next((kind for kind, pattern in _PATTERNS.items() if pattern.fullmatch(said)), None)
+    return phrases.kind_of(_PATTERNS, text)
 
 
 def answer(text: str, tts: PiperTts | None, default: float) -> str | None:
