@@ -27,8 +27,9 @@ from assistant.phrases import LEAD_IN
 OFFLINE = "I don't use the internet, so that nothing you say leaves this computer."
 _CANNOT = (  # (what is asked, from the start of the request; the answer)
     (
-        r"(?:what's|what is|how's|how is|what will be|tell me) the weather|(?:what's|what is) the forecast"
-        r"|weather (?:forecast|today|tomorrow|for)|(?:will|is) it (?:going to )?(?:rain|snow)",
+        r"(?!.* on (?:mars|venus|mercury|jupiter|saturn|uranus|neptune|pluto|the moon|the sun)\b)"
+        r"(?:(?:what's|what is|how's|how is|what will be|tell me) the weather|(?:what's|what is) the forecast"
+        r"|weather (?:forecast|today|tomorrow|for)|(?:will|is) it (?:going to )?(?:rain|snow))",
         f"I can't check the weather: {OFFLINE}",
     ),
     (

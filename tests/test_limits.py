@@ -21,6 +21,7 @@ from assistant import limits
         ("Send a message to John", "I can't make calls or send messages."),
         # the LLM's: not a request for these, or one it can serve
         ("I like rainy weather.", None),
+        ("What is the weather like on Mars?", None),  # a question about Mars, not a forecast
         ("Tell me a story about the weather.", None),
         ("Play a game with me.", None),
         ("Call me Sam.", None),
