@@ -1,7 +1,8 @@
 """What the assistant cannot do, and what it is, said plainly instead of pretended by the LLM.
 
 Asked for the weather, the embedded model answered "The weather today is mostly sunny with a light
-breeze"; asked to remind, "I'll be calling you at 6 pm tomorrow"; to turn off the lights, "I'm going
+breeze"; asked to remind, "I'll be calling you at 6 pm tomorrow" (reminders are `timers.py`'s
+now); to turn off the lights, "I'm going
 to turn off the lights". Told in its system prompt what it cannot do, it went on all the same
 (README, "Answers without the LLM"). The assistant never uses the internet and drives no device, so such
 a request gets an honest answer here, without the LLM. Matched on `asr.text.normalize()`d text from
@@ -37,7 +38,6 @@ _CANNOT = (  # (what is asked, from the start of the request; the answer)
         r"|(?:what's|what is) in the news",
         f"I can't read the news: {OFFLINE}",
     ),
-    (r"remind me\b|set (?:a |an )?reminder", "I can't set reminders yet, but I can set a timer or an alarm."),
     (
         r"(?:turn|switch) (?:on|off) the |(?:turn|switch) the \w+(?: \w+)? (?:on|off)|dim the lights",
         "I can't control devices: I can only talk with you.",
@@ -53,7 +53,7 @@ _ABOUT = (  # (a question about the assistant, whole; the answer)
         r"(?:what can you do|what do you do|what are you able to do|what can i ask(?: you)?"
         r"|what are you good at|how can you help(?: me)?|help|help me|what can i say)",
         "I can talk with you and answer simple questions, work out sums, convert units, spell words, "
-        "tell you the time and the date, set timers and alarms, and say my last answer again. Say "
+        "tell you the time and the date, set timers, alarms and reminders, and say my last answer again. Say "
         "stop to cut me off. I run only on this computer, so I can't look anything up online.",
     ),
     (

@@ -784,7 +784,9 @@ class Pipeline:
         """Finish queued work, stop the stages, release the memory thread. Timers not yet due are
         forgotten (they live as long as the assistant runs)."""
         if self.timers is not None and (pending := self.timers.close()):
-            timers = "1 timer or alarm" if pending == 1 else f"{pending} timers and alarms"
+            timers = (
+                "1 timer, alarm or reminder" if pending == 1 else f"{pending} timers, alarms and reminders"
+            )
             self.observer.warning(f"forgetting {timers} not yet due: they last as long as the assistant runs")
         for task in list(self._announcing):  # due, but still waiting for an answer to end
             task.cancel()

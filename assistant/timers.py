@@ -1,5 +1,5 @@
-"""Kitchen timers and alarms, set and asked about by voice: "set a timer for five minutes",
-"wake me up at seven".
+"""Kitchen timers, alarms and reminders, set and asked about by voice: "set a timer for five
+minutes", "wake me up at seven", "remind me to call my mom in an hour".
 
 Asked to set one, the LLM said "Set a timer for five minutes and have the user take a picture of
 themselves" and set nothing (an instruction in its system prompt not to promise what it cannot do
@@ -12,6 +12,7 @@ when it is due the assistant says so aloud (`Pipeline.announce`), after the answ
     timers.answer("cancel the timer")                       # "Timer cancelled."
     timers.answer("set an alarm for six forty five a m")    # "Alarm set for 6:45 AM tomorrow."
     timers.answer("when is my alarm")                       # "Your alarm is set for 6:45 AM tomorrow."
+    timers.answer("remind me to call my mom in ten minutes")  # "Okay, I'll remind you to call your mom ..."
 
 Matched on `asr.text.normalize()`d text, as `clock.py` does: numbers arrive as words ("twenty
 five"), so they are read back through the same num2words that spelled them. A time of day without
@@ -53,7 +54,7 @@ _SET = re.compile(
 )
 _CANCEL = re.compile(
     rf"{LEAD_IN}(?:cancel|stop|delete|remove|clear|turn off|end)(?: the| my| all| all the| all my)?"
-    r" (?P<kind>timer|alarm)s?(?: please)?"
+    r" (?P<kind>timer|alarm|reminder)s?(?: please)?"
 )
 _LEFT = re.compile(
     rf"{LEAD_IN}(?:how (?:much time|much longer|long) (?:is |is there )?(?:left|remaining|to go)"
@@ -65,7 +66,19 @@ _ALARM = re.compile(
     r"|(?P<wake>wake me(?: up)? at)|alarm (?:for|at)) (?P<at>.+?)"
     r"(?P<tomorrow> tomorrow(?: morning)?)?(?: please)?"
 )
-_WHEN = re.compile(rf"{LEAD_IN}(?:when|what time) is (?:my|the) alarms?(?: set for)?(?: please)?")
+_WHEN = re.compile(
+    rf"{LEAD_IN}(?:(?:when|what time) is (?:my|the) (?P<kind>alarm|reminder)s?(?: set for)?"
+    r"|(?:what are|what's|what is|list) (?:my|the) (?P<kinds>alarm|reminder)s)(?: please)?"
+)
+# "remind me to call my mom in ten minutes", "... at five p m", "in an hour remind me to ...": the
+# when is read as a duration or a time of day; a request without one is asked back.
+_REMIND = re.compile(
+    rf"{LEAD_IN}(?:in (?P<in_first>.+?) )?(?:remind me|set a reminder)(?: (?:(?P<link>to|that|about) )?"
+    r"(?P<task>.+?))??(?: (?:in (?P<in>.+?)|at (?P<at>.+?)(?P<tomorrow> tomorrow(?: morning)?)?))?"
+    r"(?: please)?"
+)
+_YOURS = {"my": "your", "me": "you", "i": "you", "i'm": "you're", "mine": "yours", "myself": "yourself",
+          "i've": "you've", "i'll": "you'll", "am": "are", "was": "were"}  # fmt: skip
 # "seven", "seven thirty", "seven oh five", "seven o'clock", each maybe with "a m"/"am"/"p m"/"pm" or
 # "in the morning" ... (how the normalizer spells "7", "7:30", "7:05 pm", "7:00")
 _HALF_DAY = {"a m": 0, "am": 0, "in the morning": 0, "p m": 12, "pm": 12, "in the afternoon": 12,
@@ -77,10 +90,12 @@ _CLOCK_TIME = re.compile(
 
 
 class Request(NamedTuple):
-    what: str  # "set" (a timer), "alarm", "cancel", "left" (on the timers), "when" (the alarms)
-    seconds: int | None = None  # set, alarm: from now until due; None: not a duration (asked back)
-    kind: str = "timer"  # cancel: "timer" or "alarm"
-    at: datetime | None = None  # alarm: when
+    what: str  # "set" (a timer), "alarm", "remind", "cancel", "left" (on the timers), "when"
+    seconds: int | None = None  # set, alarm, remind: from now until due; None: no time said (asked back)
+    kind: str = "timer"  # cancel, when: "timer", "alarm" or "reminder"
+    at: datetime | None = None  # alarm, remind: when, if said as a time of day
+    task: str = ""  # remind: what to remind of, as the reminder says it ("call your mom")
+    link: str = "to"  # remind: "to", "that" or "about", as asked ("remind me that the oven is on")
 
 
 def parse_duration(words: str) -> int | None:
@@ -105,8 +120,10 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
         return Request("cancel", kind=m["kind"])
     if _LEFT.fullmatch(said):
         return Request("left")
-    if _WHEN.fullmatch(said):
-        return Request("when")
+    if m := _WHEN.fullmatch(said):
+        return Request("when", kind=m["kind"] or m["kinds"])
+    if m := _REMIND.fullmatch(said):
+        return _reminder(m, now or datetime.now())
     if m := _ALARM.fullmatch(said):
         now = now or datetime.now()
         at = next_clock_time(m["at"], now, morning=bool(m["wake"]))
@@ -119,6 +136,26 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
         if seconds is not None or m["for"]:  # "... the pasta timer" is no request; "... for the pasta" is
             return Request("set", seconds)
     return None
+
+
+def _reminder(m: re.Match, now: datetime) -> Request:
+    """A reminder request: its task in the reminder's words ("my mom" → "your mom"), and its time.
+    An "in ..." or "at ..." that is no time is part of the task ("put the cake in the oven")."""
+    task, seconds, at = m["task"] or "", None, None
+    if m["in"] or m["in_first"]:
+        seconds = parse_duration(m["in"] or m["in_first"])
+        if seconds is None and m["in"]:
+            task += f" in {m['in']}"
+    elif m["at"]:
+        at = next_clock_time(m["at"], now)
+        if at is None:
+            task += f" at {m['at']}{m['tomorrow'] or ''}"
+        else:
+            if m["tomorrow"] and at.date() == now.date():
+                at += timedelta(days=1)
+            seconds = math.ceil((at - now).total_seconds())
+    task = " ".join(_YOURS.get(word, word) for word in task.split())
+    return Request("remind", seconds, at=at, task=task, link=m["link"] or "to")
 
 
 def next_clock_time(words: str, now: datetime, morning: bool = False) -> datetime | None:
@@ -178,6 +215,12 @@ class Timer:
     due: float  # when it goes off, on `Timers.clock`
     handle: asyncio.TimerHandle | None = None
     at: datetime | None = None  # an alarm's time of day (a timer has none)
+    task: str | None = None  # a reminder's ("call your mom"); timers and alarms have none
+    link: str = "to"  # a reminder's word before its task: "to", "that", "about"
+
+    @property
+    def kind(self) -> str:
+        return "reminder" if self.task is not None else "alarm" if self.at is not None else "timer"
 
     def left(self, now: float) -> int:
         return max(1, round(self.due - now))
@@ -185,7 +228,8 @@ class Timer:
 
 @dataclass
 class Timers:
-    """The running timers and alarms. `announce(text)` is called on the event loop when one is due."""
+    """The running timers, alarms and reminders. `announce(text)` is called on the event loop when
+    one is due."""
 
     announce: Callable[[str], object]
     running: list[Timer] = field(default_factory=list)
@@ -194,11 +238,14 @@ class Timers:
 
     @property
     def timers(self) -> list[Timer]:
-        return [t for t in self.running if t.at is None]
+        return self.of_kind("timer")
 
     @property
     def alarms(self) -> list[Timer]:
-        return [t for t in self.running if t.at is not None]
+        return self.of_kind("alarm")
+
+    def of_kind(self, kind: str) -> list[Timer]:
+        return [t for t in self.running if t.kind == kind]
 
     def answer(self, text: str, now: datetime | None = None) -> str | None:
         """The reply to a request about timers or alarms (and the one set or cancelled), or None for
@@ -211,17 +258,24 @@ class Timers:
         if request.what == "left":
             return self._left()
         if request.what == "when":
-            return self._when(now or datetime.now())
+            return self._when(request.kind, now or datetime.now())
         if request.seconds is None:  # "set a timer for the pasta": for how long? (not the LLM's guess)
             if request.what == "alarm":
                 return "For what time? Say, for example: set an alarm for 7:30 AM."
+            if request.what == "remind":
+                return "When? Say, for example: remind me to call mom in ten minutes, or at 5 PM."
             return "For how long? Say, for example: set a timer for five minutes."
-        return self._set(request.seconds, request.at, now or datetime.now())
+        task = request.task if request.what == "remind" else None
+        return self._set(request.seconds, request.at, now or datetime.now(), task, request.link)
 
-    def _set(self, seconds: int, at: datetime | None, now: datetime) -> str:
-        timer = Timer(seconds, self.clock() + seconds, at=at)
+    def _set(
+        self, seconds: int, at: datetime | None, now: datetime, task: str | None = None, link: str = "to"
+    ) -> str:
+        timer = Timer(seconds, self.clock() + seconds, at=at, task=task, link=link)
         self._wait(timer)
         self.running.append(timer)
+        if task is not None:
+            return f"Okay, I'll remind you{_of(timer)} {_reminder_time(timer, now)}."
         if at is not None:
             return f"Alarm set for {_alarm_time(at, now)}."
         more = f" You have {len(self.timers)} timers." if len(self.timers) > 1 else ""
@@ -239,7 +293,12 @@ class Timers:
             self._wait(timer)
             return
         self.running.remove(timer)
-        if late >= LATE_S:  # asleep at the due time: say it is late, not that it is on time
+        if timer.task is not None:
+            late_by = f", {spoken_duration(round(late / 60) * 60)} late" if late >= LATE_S else ""
+            self.announce(
+                f"Reminder{late_by}: {timer.task}." if timer.task else f"This is your reminder{late_by}."
+            )
+        elif late >= LATE_S:  # asleep at the due time: say it is late, not that it is on time
             ago = spoken_duration(round(late / 60) * 60)
             if timer.at is not None:
                 self.announce(
@@ -256,7 +315,7 @@ class Timers:
             self.announce(f"Your timer for {spoken_duration(timer.seconds)} is done.")
 
     def _cancel(self, kind: str) -> str:
-        chosen = self.alarms if kind == "alarm" else self.timers
+        chosen = self.of_kind(kind)
         if not chosen:
             return f"There is no {kind} to cancel."
         for timer in chosen:
@@ -279,7 +338,13 @@ class Timers:
         )
         return each[0].upper() + each[1:] + "."
 
-    def _when(self, now: datetime) -> str:
+    def _when(self, kind: str, now: datetime) -> str:
+        if kind == "reminder":
+            reminders = sorted(self.of_kind("reminder"), key=lambda t: t.due)
+            if not reminders:
+                return "There is no reminder set."
+            each = _listed([f"{_of(t)} {_reminder_time(t, now, self.clock())}".strip() for t in reminders])
+            return f"I'll remind you {each}."
         alarms = sorted(self.alarms, key=lambda t: t.due)
         if not alarms:
             return "There is no alarm set."
@@ -293,6 +358,20 @@ class Timers:
             timer.handle.cancel()
         self.running = []
         return count
+
+
+def _of(timer: Timer) -> str:
+    """ " to call your mom", " that the oven is on": what a reminder is of, as asked ("" for none)."""
+    return f" {timer.link} {timer.task}" if timer.task else ""
+
+
+def _reminder_time(timer: Timer, now: datetime, clock_now: float | None = None) -> str:
+    """ "at 5:00 PM" for one set at a time of day, else "in 10 minutes" (from `clock_now`, on the
+    timers' clock; as set when None)."""
+    if timer.at is not None:
+        return f"at {_alarm_time(timer.at, now)}"
+    left = timer.seconds if clock_now is None else timer.left(clock_now)
+    return f"in {spoken_duration(left)}"
 
 
 def _alarm_time(at: datetime, now: datetime) -> str:

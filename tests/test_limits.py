@@ -13,7 +13,6 @@ from assistant import limits
         ("Will it rain tomorrow?", "I can't check the weather"),
         ("Can you tell me the weather forecast", "I can't check the weather"),
         ("Tell me the news.", "I can't read the news"),
-        ("Remind me to call mom at 6 pm.", "I can't set reminders yet, but I can set a timer or an alarm."),
         ("Turn off the lights.", "I can't control devices"),
         ("turn the lights on", "I can't control devices"),
         ("Play some music.", "I can't play music yet."),

@@ -677,7 +677,7 @@ def test_a_timer_is_set_and_said_aloud_when_due_after_the_answer_under_way(tmp_p
     assert "playback_start" in done.marks  # said aloud
     lines = console.out.getvalue().splitlines()
     assert "assistant: Your timer for 1 second is done." in lines
-    forgotten = "forgetting 1 timer or alarm not yet due: they last as long as the assistant runs"
+    forgotten = "forgetting 1 timer, alarm or reminder not yet due: they last as long as the assistant runs"
     assert lines[-1] == f"assistant: warning: {forgotten}"
     stored = [(t.role, t.text) for t in _stored(cfg)]
     assert stored[:2] == [("user", "Set a timer for one second."), ("assistant", "Timer set for 1 second.")]

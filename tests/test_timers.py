@@ -44,7 +44,7 @@ def test_spoken_durations(words, seconds):
         ("cancel my alarm", Request("cancel", kind="alarm")),
         ("How much time is left?", Request("left")),
         ("how long is left on the timer", Request("left")),
-        ("When is my alarm?", Request("when")),
+        ("When is my alarm?", Request("when", kind="alarm")),
         # not (only) about a timer: the LLM's
         ("I hate this pasta timer", None),
         ("Set an alarm clock on fire.", None),
@@ -170,6 +170,56 @@ def test_a_timer_due_while_the_computer_slept_is_said_on_waking_and_says_how_lat
         now[0] += 2.5 * 3600  # asleep until 8:30
         await asyncio.sleep(0.2)
         assert said[2:] == ["Your alarm for 7:00 AM is 1 hour and 30 minutes late: this computer was asleep."]
+        assert not timers.running
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize(
+    ("said", "asked"),
+    [
+        ("remind me to call my mom in ten minutes", Request("remind", 600, task="call your mom")),
+        ("In an hour, remind me to check the oven.", Request("remind", 3600, task="check the oven")),
+        (
+            "remind me that the oven is on in five minutes",
+            Request("remind", 300, task="the oven is on", link="that"),
+        ),
+        ("remind me in ten minutes", Request("remind", 600)),
+        # no time said: asked back; an "in ..." that is no duration is part of the task
+        ("remind me to buy milk", Request("remind", task="buy milk")),
+        ("remind me to put the cake in the oven", Request("remind", task="put the cake in the oven")),
+        ("cancel the reminder", Request("cancel", kind="reminder")),
+        ("what are my reminders", Request("when", kind="reminder")),
+    ],
+)
+def test_reminder_requests(said, asked):
+    assert parse_request(said, datetime(2026, 12, 6, 16, 0)) == asked
+
+
+def test_a_reminder_says_what_it_is_for_when_due_and_can_be_asked_about():
+    """The LLM said "I'll be calling you at 6 pm tomorrow" and set nothing."""
+
+    async def main():
+        said: list[str] = []
+        now = [0.0]
+        timers = Timers(said.append, clock=lambda: now[0], check_s=0.05)
+        five_pm = datetime(2026, 12, 6, 17, 0)
+        assert timers.answer("remind me to call my mom in ten minutes", five_pm) == (
+            "Okay, I'll remind you to call your mom in 10 minutes."
+        )
+        assert timers.answer("remind me to take out the trash at 7 pm", five_pm) == (
+            "Okay, I'll remind you to take out the trash at 7:00 PM."
+        )
+        assert timers.answer("remind me to buy milk", five_pm).startswith("When?")
+        assert timers.answer("how much time is left") == "There is no timer running."  # not timers
+        now[0] += 60
+        assert timers.answer("what are my reminders", five_pm) == (
+            "I'll remind you to call your mom in 9 minutes and to take out the trash at 7:00 PM."
+        )
+        now[0] += 9 * 60
+        await asyncio.sleep(0.2)
+        assert said == ["Reminder: call your mom."]
+        assert timers.answer("cancel the reminder") == "Reminder cancelled."
         assert not timers.running
 
     asyncio.run(main())
