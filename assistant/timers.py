@@ -77,8 +77,9 @@ _REMIND = re.compile(
     r"(?P<task>.+?))??(?: (?:in (?P<in>.+?)|at (?P<at>.+?)(?P<tomorrow> tomorrow(?: morning)?)?))?"
     r"(?: please)?"
 )
+# the reminder's words for the user's: "remind me to call my mom" → "Reminder: call your mom."
 _YOURS = {"my": "your", "me": "you", "i": "you", "i'm": "you're", "mine": "yours", "myself": "yourself",
-          "i've": "you've", "i'll": "you'll", "am": "are", "was": "were"}  # fmt: skip
+          "i've": "you've", "i'll": "you'll", "am": "are"}  # fmt: skip
 # "seven", "seven thirty", "seven oh five", "seven o'clock", each maybe with "a m"/"am"/"p m"/"pm" or
 # "in the morning" ... (how the normalizer spells "7", "7:30", "7:05 pm", "7:00")
 _HALF_DAY = {"a m": 0, "am": 0, "in the morning": 0, "p m": 12, "pm": 12, "in the afternoon": 12,

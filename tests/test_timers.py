@@ -185,6 +185,11 @@ def test_a_timer_due_while_the_computer_slept_is_said_on_waking_and_says_how_lat
             Request("remind", 300, task="the oven is on", link="that"),
         ),
         ("remind me in ten minutes", Request("remind", 600)),
+        ("remind me that i am late in a minute", Request("remind", 60, task="you are late", link="that")),
+        (
+            "remind me that the bus was moved in a minute",
+            Request("remind", 60, task="the bus was moved", link="that"),
+        ),
         # no time said: asked back; an "in ..." that is no duration is part of the task
         ("remind me to buy milk", Request("remind", task="buy milk")),
         ("remind me to put the cake in the oven", Request("remind", task="put the cake in the oven")),
