@@ -518,8 +518,7 @@ class Pipeline:
         that question: a "yes" within forget.CONFIRM_S clears the memory. None for any other text,
         which also drops a question still open (anything else keeps the conversation)."""
         kind = forget.kind_of(text)
-        asked, self._forget_asked = self._forget_asked, None
-        confirming = asked is not None and time.monotonic() - asked < forget.CONFIRM_S
+        confirming, self._forget_asked = self.forget_pending(), None
         if kind == "forget":
             if not await self._on_memory_thread(self.memory.count):
                 return forget.NOTHING

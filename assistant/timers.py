@@ -126,11 +126,7 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
     if m := _REMIND.fullmatch(said):
         return _reminder(m, now or datetime.now())
     if m := _ALARM.fullmatch(said):
-        now = now or datetime.now()
-        at = next_clock_time(m["at"], now, morning=bool(m["wake"]))
-        if at is not None and m["tomorrow"] and at.date() == now.date():  # at 5 AM, "seven tomorrow"
-            at += timedelta(days=1)
-        seconds = None if at is None else math.ceil((at - now).total_seconds())
+        at, seconds = _when_said(m["at"], bool(m["tomorrow"]), now or datetime.now(), bool(m["wake"]))
         return Request("alarm", seconds, at=at)
     if m := _SET.fullmatch(said):
         seconds = parse_duration(m["for"] or m["named"])
@@ -148,15 +144,25 @@ def _reminder(m: re.Match, now: datetime) -> Request:
         if seconds is None and m["in"]:
             task += f" in {m['in']}"
     elif m["at"]:
-        at = next_clock_time(m["at"], now)
+        at, seconds = _when_said(m["at"], bool(m["tomorrow"]), now)
         if at is None:
             task += f" at {m['at']}{m['tomorrow'] or ''}"
-        else:
-            if m["tomorrow"] and at.date() == now.date():
-                at += timedelta(days=1)
-            seconds = math.ceil((at - now).total_seconds())
     task = " ".join(_YOURS.get(word, word) for word in task.split())
     return Request("remind", seconds, at=at, task=task, link=m["link"] or "to")
+
+
+def _when_said(
+    words: str, tomorrow: bool, now: datetime, morning: bool = False
+) -> tuple[datetime | None, int | None]:
+    """(the moment a spoken time of day names, seconds from `now` to it), or (None, None): for an
+    alarm or a reminder. "Tomorrow" is honoured when the time is still to come today (at 5 AM,
+    "seven tomorrow")."""
+    at = next_clock_time(words, now, morning)
+    if at is None:
+        return None, None
+    if tomorrow and at.date() == now.date():
+        at += timedelta(days=1)
+    return at, math.ceil((at - now).total_seconds())
 
 
 def next_clock_time(words: str, now: datetime, morning: bool = False) -> datetime | None:
