@@ -17,6 +17,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
+from assistant.asr.text import normalize
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_ASR_CHECKPOINT = REPO_ROOT / "models" / "asr" / "conformer_ctc.pt"
 DEFAULT_ASR_LM = REPO_ROOT / "models" / "asr" / "lm.bin"
@@ -215,6 +217,20 @@ class BargeinConfig(Section):
     )
 
 
+class WakeConfig(Section):
+    # empty: every utterance is a request; else only one that begins with a phrase (`wake.py`)
+    phrases: list[str] = Field(default_factory=list)
+    follow_up_s: float = Field(8.0, ge=0, le=600)
+
+    @field_validator("phrases")
+    @classmethod
+    def _has_words(cls, value: list[str]) -> list[str]:
+        for phrase in value:
+            if not normalize(phrase):
+                raise PydanticCustomError("no_words", "a wake phrase with no words", {"phrase": phrase})
+        return value
+
+
 class MetricsConfig(Section):
     latency_log: str = ""
 
@@ -233,6 +249,7 @@ class Config(Section):
     llm: LlmConfig = LlmConfig()
     tts: TtsConfig = TtsConfig()
     bargein: BargeinConfig = BargeinConfig()
+    wake: WakeConfig = WakeConfig()
     metrics: MetricsConfig = MetricsConfig()
 
 
@@ -299,6 +316,7 @@ _FIXES = {
     "multiple_of": "use a multiple of {multiple_of}",
     "literal_error": "use one of {expected}",
     "is_folder": "name a file, e.g. {example}",
+    "no_words": 'give it words, e.g. "computer", or remove it',
     "answer_room": "lower it to {half} or less, or raise [llm] n_ctx to {need}",
 }
 

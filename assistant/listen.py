@@ -32,6 +32,7 @@ from assistant.config import Config
 from assistant.console import Console
 from assistant.frames import Turn, now_ns
 from assistant.vad import Endpointer, SpeechAudio, SpeechEnd, SpeechStart
+from assistant.wake import WakeGate
 
 log = logging.getLogger(__name__)
 SAMPLE_RATE = 16_000
@@ -73,6 +74,12 @@ class Listener:
         )
         self.bargein = BargeIn(cfg.bargein, pipe, self.endpointer, self.echo)
         self.bargein.transcribe = lambda samples: self._asr(self.recognizer.transcribe_apart, samples)
+        self.wake = WakeGate(cfg.wake)
+        self.not_addressed = 0  # utterances let go for want of a wake phrase
+        # the last turn seen ended, and the capture time of the first block after its end: the
+        # follow-up window's start on the blocks' own clock (a file's, fed fast, is not real time)
+        self._ended: Turn | None = None
+        self._answer_end_ns: int | None = None
         self._marks: dict[str, int] = {}
         # (speech end, final text taken EARLY_FINAL_MS after it, when it was ready)
         self._early: tuple[int, str, int] | None = None
@@ -112,6 +119,9 @@ class Listener:
         """One block, its first sample captured at `t_ns` (and the linear echo filter's output of
         it, for the barge-in onset detector and, over the answer, the recognizer): barge-in,
         endpointing, recognition, turns."""
+        current = self.pipe.current
+        if current is not None and current is not self._ended and "turn_end" in current.marks:
+            self._ended, self._answer_end_ns = current, t_ns
         self.bargein.before(samples, t_ns, linear)
         heard = self.bargein.heard(samples, linear, t_ns)
         for event in self.endpointer.accept(samples, t_ns, heard):
@@ -147,16 +157,25 @@ class Listener:
         silent_ms = (frame_end_ns - event.speech_end_ns) // NS_PER_MS
         if silent_ms < EARLY_FINAL_MS:
             await self._drop_ahead()  # voice again: the question goes on
-            self.pipe.prepare(partial)
+            if request := self._request(partial):
+                self.pipe.prepare(request)
         elif self._early is None or self._early[0] != event.speech_end_ns:
             await self._drop_ahead()
             flush_ms = max(0, self.cfg.vad.end_silence_ms - silent_ms) + FLUSH_MS
             text = await self._asr(self.recognizer.peek_final, flush_ms)
             self._early = (event.speech_end_ns, text, now_ns())
-            self._ahead = await self.pipe.start_ahead(text)
+            if not (request := self._request(text)):
+                return  # not said to the assistant, or its name alone: nothing to start
+            self._ahead = await self.pipe.start_ahead(request)
             if self._ahead is None:  # an answer is playing (the user talks over it): prefill only
-                self.pipe.prepare(text)
+                self.pipe.prepare(request)
         # else: the answer is under way; the partials of the silence after it would undo that
+
+    def _request(self, text: str) -> str | None:
+        """What `text`, heard in the utterance under way, asks the assistant (`WakeGate.request`):
+        None where it is not said to it, "" for the wake phrase alone."""
+        spoken = self._marks.get("speech_start", now_ns())
+        return self.wake.request(text, spoken, self._answer_end_ns, self.pipe.busy)
 
     async def _drop_ahead(self) -> None:
         ahead, self._ahead = self._ahead, None
@@ -185,13 +204,22 @@ class Listener:
             if a_turn or not self.pipe.busy:
                 self.console.state("listening")  # nothing recognized, or the answer was stopped
             return
+        request = self._request(text)
+        if request is None:  # no wake phrase (`[wake] phrases`): someone else was spoken to
+            await self._drop_ahead()
+            self.not_addressed += 1
+            self.console.not_addressed(text)
+            self.console.state("listening")
+            return
         self.console.final(text)
         marks = self._marks if self.timed else {}
         ahead, self._ahead = self._ahead, None
-        if ahead is not None and await self.pipe.confirm(ahead, marks):
+        if not request:  # the wake phrase alone (nothing was started ahead for it)
+            self.turns.append(await self.pipe.acknowledge(text, marks))
+        elif ahead is not None and await self.pipe.confirm(ahead, marks):
             self.turns.append(ahead)
         else:
-            self.turns.append(await self.pipe.submit(text, marks))
+            self.turns.append(await self.pipe.submit(request, marks))
 
     async def drain(self, timeout: float = 120.0) -> None:
         """Wait for every submitted turn to finish."""
@@ -248,7 +276,8 @@ async def run_files(cfg: Config, input_path: Path, output_path: Path | None, fas
         listener.close()
         await pipe.stop()
     if not listener.turns:  # and no empty answers file: "wrote a.wav (0.00 s of answers)" misled
-        print(f"assistant: no question recognized in {input_path}", file=sys.stderr)
+        why = "began with a wake phrase ([wake] phrases)" if listener.not_addressed else "recognized"
+        print(f"assistant: no question {why} in {input_path}", file=sys.stderr)
         return 1
     if output_path and sink is not None:
         seconds = sink.write(output_path)

@@ -29,7 +29,7 @@ from typing import Protocol
 
 import numpy as np
 
-from assistant import arithmetic, clock, dates, forget, limits, replay, spelling, units, voice
+from assistant import arithmetic, clock, dates, forget, limits, replay, spelling, units, voice, wake
 from assistant.audio import AudioDeviceError, DeviceNotFoundError
 from assistant.config import Config
 from assistant.errors import gist
@@ -708,9 +708,21 @@ class Pipeline:
             await asyncio.sleep(ANNOUNCE_POLL_S)
         turn = self.current = self._new_turn("", answer_text=text)
         turn.answered_by = "timers"
+        return await self._say_own(turn)
+
+    async def acknowledge(self, heard: str, marks: dict[str, int] | None = None) -> Turn:
+        """The wake phrase alone (`heard`, `wake.py`): "Yes?" at once, as a turn that is logged (how
+        soon the assistant answers to its name) but not remembered: the LLM's window keeps the
+        conversation, and "say that again" the last answer."""
+        turn = self.current = self._new_turn(heard, marks, answer_text=wake.REPLY)
+        turn.answered_by = "wake"
+        return await self._say_own(turn)
+
+    async def _say_own(self, turn: Turn) -> Turn:
+        """Show and speak `turn`'s answer_text, already written (not the LLM's)."""
         self.observer.state(self.answering_state)
-        self.observer.answer_piece(turn, text)
-        await self.stages[1].inbox.put(AnswerText(turn, text))
+        self.observer.answer_piece(turn, turn.answer_text)
+        await self.stages[1].inbox.put(AnswerText(turn, turn.answer_text))
         await self.stages[1].inbox.put(AnswerEnd(turn))
         return turn
 
@@ -721,16 +733,17 @@ class Pipeline:
         turn.mark("turn_end")
         record = turn_record(turn)  # one reading of `interrupted` for the memory and the log alike
         interrupted, cut = record["interrupted"], turn.cancel.is_set()  # cut: interrupted or failed
-        if turn.answer_text.strip() and not turn.failed:
+        remembered = turn.answered_by != "wake"  # "Yes?" to its name is not part of the conversation
+        if turn.answer_text.strip() and not turn.failed and remembered:
             self.last_answer = turn
-        if turn.user_text.strip():
+        if turn.user_text.strip() and remembered:
             self.last_heard = turn.user_text
         heard = (" ".join(turn.played_clauses) if (cut and self.speaks) else turn.answer_text).strip()
 
         def write() -> OSError | None:
             # An answer cut before any of it was heard is remembered as cut ("…" in the prompt: the
             # model knows it was stopped); a failed one that said nothing leaves no row.
-            if heard or interrupted:
+            if (heard or interrupted) and remembered:
                 self.memory.add("assistant", heard, interrupted=cut)
             try:
                 self.latency_log.append(record)
@@ -745,7 +758,7 @@ class Pipeline:
             self._latency_log_failed(await asyncio.shield(written))
             self.observer.turn_done(turn, record)
             self.observer.state("listening")
-            if "prompt_built" not in turn.marks and heard and not cut:
+            if "prompt_built" not in turn.marks and heard and not cut and remembered:
                 # Not the LLM's answer (the clock's): the next question would first prefill it, now
                 # remembered (+150 ms on the typed turn after "what time is it"). Done now instead.
                 self._prefill_window()

@@ -50,6 +50,7 @@ def test_config_toml_has_every_model_field():
         ("[vad]\nframe_ms = 25\n", "[vad] frame_ms"),
         ("[tts]\nvoice = '/nope/voice.onnx'\n", "[tts] voice: file not found"),
         ("[memory\n", "not valid TOML"),
+        ("[wake]\nphrases = ['computer', '?']\n", "[wake] phrases: a wake phrase with no words"),
         ("[llm]\nmax_answer_tokens = 2000\n", "fix: lower it to 1024 or less, or raise [llm] n_ctx to 4000"),
     ],
 )

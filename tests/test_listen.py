@@ -96,6 +96,7 @@ class FakePipeline:
     discarded: list[str] = field(default_factory=list)
     hold: threading.Event = field(default_factory=threading.Event)
     busy: bool = False
+    current: object = None  # the turn answered last (`Listener` reads its end for `[wake]`)
     prepared: list[str] = field(default_factory=list)  # partial transcripts handed on to the LLM
 
     def prepare(self, partial: str) -> None:
@@ -536,3 +537,39 @@ def test_run_on_files_stores_what_the_recognizer_hears_in_the_file(file_run):
     offline = normalize(file_run.offline)
     assert offline, f"the recognizer heard nothing in {file_run.question!r}"
     assert jiwer.cer(offline, normalize(user.text) or "<nothing>") <= FILE_RUN_CER, (user.text, offline)
+
+
+@pytest.mark.slow
+def test_with_a_wake_phrase_only_what_is_said_to_it_is_answered(espeak_wav, tmp_path):
+    """`[wake] phrases = ["computer"]`, `follow_up_s = 2`, through `assistant run --input --fast`
+    (the real recognizer, answerers, memory and log): a request without the phrase is let go; with
+    it, answered without the phrase; the next one, 1 s after the answer, needs none; one 4 s after
+    does; the phrase alone is answered "Yes?", which is logged but not remembered."""
+    said = [
+        (0.5, "Tell me a joke."),  # nobody said the phrase: let go
+        (1.5, "Computer, what time is it?"),
+        (1.0, "What day is it tomorrow?"),  # within follow_up_s of the answer
+        (4.0, "What is two plus two?"),  # after it: let go
+        (2.5, "Computer."),
+        (1.0, "What is two plus two?"),
+    ]
+    parts = []
+    for pause_s, text in said:
+        parts += [_silence(pause_s), _speech(espeak_wav, text)[0]]
+    write_wav(tmp_path / "q.wav", np.concatenate(parts))
+    config = _write_config(tmp_path)
+    config.write_text(config.read_text() + '[wake]\nphrases = ["computer"]\nfollow_up_s = 2.0\n')
+    cli = [sys.executable, "-m", "assistant.cli", "--config", str(config)]
+    cmd = [*cli, "run", "--input", str(tmp_path / "q.wav"), "--output", str(tmp_path / "a.wav"), "--fast"]
+    done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    let_go = [line for line in done.stdout.splitlines() if line.startswith("(not to me: ")]
+    assert len(let_go) == 2, done.stdout
+    assert "joke" in let_go[0].lower() and "plus" in let_go[1].lower(), let_go
+    records = [json.loads(line) for line in (tmp_path / "latency.jsonl").read_text().splitlines()]
+    assert [r["answered_by"] for r in records] == ["clock", "dates", "wake", "arithmetic"], done.stdout
+    stored = [(turn.role, turn.text) for turn in _stored(tmp_path / "memory.db")]
+    asked = [normalize(text) for role, text in stored if role == "user"]
+    assert asked == ["what time is it", "what day is it tomorrow", "what is two plus two"], stored
+    assert "Yes?" not in [text for _, text in stored]
+    assert stored[-1][1] == "2 plus 2 is 4."

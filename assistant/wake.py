@@ -1,0 +1,82 @@
+"""Wake phrases: whether an utterance is said to the assistant.
+
+With `[wake] phrases` empty (the default) every utterance is a request. With phrases set
+(`phrases = ["computer"]`), an utterance is a request only when it begins with one ("Computer, what
+time is it?" asks "What time is it?"), is said over an answer (a barge-in: the user is talking to
+it), or begins within `follow_up_s` of the end of the last answer ("... and tomorrow?"). Anything
+else is heard and let go: a television, people talking to each other. The phrase alone ("Computer.")
+is answered "Yes?" and opens the follow-up window.
+
+The phrase is matched on the recognizer's words, which may spell a name their own way ("computor",
+"hey assist and"): the utterance's first words, joined, against the phrase by letters (difflib's
+ratio at least MATCH_RATIO), one greeting word allowed before it ("hey", "okay").
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from assistant.asr.text import normalize
+from assistant.config import WakeConfig
+
+# Letters in common between a wake phrase and the utterance's first words (difflib's ratio) from
+# which they are the phrase: "computer" against "computor" 0.88, "commuter" 0.93, "come to her" 0.71,
+# "compute" 0.93 (`scripts/bench_wake.py` measures what the recognizer makes of the phrase)
+MATCH_RATIO = 0.8
+LENGTH_SLACK = 0.2  # and as long, in letters, give or take this share of the phrase's
+GREETINGS = ("hey", "hi", "ok", "okay", "oh", "hello")  # may come before the phrase: "hey computer"
+REPLY = "Yes?"  # to the phrase alone
+NS_PER_S = 1_000_000_000
+
+
+class WakeGate:
+    """Decides, per final transcript, whether it is a request, and takes the wake phrase off it."""
+
+    def __init__(self, cfg: WakeConfig) -> None:
+        self.follow_up_ns = int(cfg.follow_up_s * NS_PER_S)
+        # each phrase as the recognizer spells it, without spaces (it may split or join words)
+        self._phrases = [(normalize(p).replace(" ", ""), len(normalize(p).split())) for p in cfg.phrases]
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self._phrases)
+
+    def request(self, text: str, spoken_ns: int, answer_end_ns: int | None, answering: bool) -> str | None:
+        """What `text` (a final transcript, its speech begun at `spoken_ns`) asks, the wake phrase
+        taken off; "" for the phrase alone; None where it is not said to the assistant. Without
+        phrases, `text` itself. `answer_end_ns`: when the last answer ended (None: none yet);
+        `answering`: an answer is under way."""
+        if not self.enabled:
+            return text
+        rest = self.strip(text)
+        if rest is not None:
+            return rest
+        if answering:
+            return text
+        if answer_end_ns is not None and spoken_ns - answer_end_ns <= self.follow_up_ns:
+            return text
+        return None
+
+    def strip(self, text: str) -> str | None:
+        """`text` without the wake phrase it begins with (its first letter made a capital); None
+        where it does not begin with one."""
+        words = text.split()
+        best: tuple[float, int] | None = None  # (ratio, words the phrase took)
+        for start in (0, 1):
+            if start and (not words or normalize(words[0]) not in GREETINGS):
+                break
+            for phrase, length in self._phrases:
+                # the recognizer may split a word in two or join two: one word more or fewer
+                for n in (length, length + 1, length - 1):
+                    if n < 1 or start + n > len(words):
+                        continue
+                    said = normalize(" ".join(words[start : start + n])).replace(" ", "")
+                    if abs(len(said) - len(phrase)) > LENGTH_SLACK * len(phrase):
+                        continue  # "the computer", "assistant" alone for "hey assistant"
+                    ratio = difflib.SequenceMatcher(None, said, phrase).ratio()
+                    if ratio >= MATCH_RATIO and (best is None or ratio > best[0]):
+                        best = (ratio, start + n)
+        if best is None:
+            return None
+        rest = " ".join(words[best[1] :]).lstrip(" ,.!?;:")
+        return rest[:1].upper() + rest[1:]

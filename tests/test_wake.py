@@ -1,0 +1,56 @@
+"""Wake phrases: which utterances are requests, and what they ask once the phrase is taken off."""
+
+import pytest
+
+from assistant.config import WakeConfig
+from assistant.wake import WakeGate
+
+S = 1_000_000_000
+GATE = WakeGate(WakeConfig(phrases=["computer", "hey assistant"], follow_up_s=8.0))
+
+
+@pytest.mark.parametrize(
+    ("heard", "asks"),
+    [
+        ("Computer, what time is it?", "What time is it?"),
+        ("computer what time is it", "What time is it"),
+        ("computor what time is it", "What time is it"),  # the recognizer's own spelling of the name
+        ("hey computer set a timer", "Set a timer"),  # a greeting before it
+        ("okay computer", ""),
+        ("Computer.", ""),  # the phrase alone
+        ("hey assistant tell me a joke", "Tell me a joke"),
+        ("hey assist and tell me a joke", "Tell me a joke"),  # split in three
+        ("hey assistance tell me a joke", "Tell me a joke"),
+    ],
+)
+def test_a_request_that_begins_with_a_wake_phrase_asks_the_rest(heard, asks):
+    assert GATE.strip(heard) == asks
+    assert GATE.request(heard, 100 * S, answer_end_ns=None, answering=False) == asks
+
+
+@pytest.mark.parametrize(
+    "heard",
+    ["what time is it", "the computer is broken", "hey what's up", "hey there computer", "assistant",
+     "come here"],
+)  # fmt: skip
+def test_without_a_wake_phrase_first_it_is_not_a_request(heard):
+    assert GATE.strip(heard) is None
+    assert GATE.request(heard, 100 * S, answer_end_ns=None, answering=False) is None
+
+
+def test_after_an_answer_and_over_one_no_phrase_is_needed():
+    """The follow-up window runs from the answer's end to the next utterance's start."""
+    end = 100 * S
+    assert GATE.request("and tomorrow", end + 8 * S, answer_end_ns=end, answering=False) == "and tomorrow"
+    assert GATE.request("and tomorrow", end + 9 * S, answer_end_ns=end, answering=False) is None
+    assert GATE.request("stop talking", end + 60 * S, answer_end_ns=end, answering=True) == "stop talking"
+    # the phrase is still taken off where it is said anyway
+    asked = GATE.request("computer and tomorrow", end + S, answer_end_ns=end, answering=False)
+    assert asked == "And tomorrow"
+
+
+def test_without_phrases_everything_is_a_request():
+    gate = WakeGate(WakeConfig())
+    assert not gate.enabled
+    assert gate.request("what time is it", 100 * S, answer_end_ns=None, answering=False) == "what time is it"
+    assert gate.request("computer what time is it", 0, None, False) == "computer what time is it"
