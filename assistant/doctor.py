@@ -22,6 +22,7 @@ def run_checks(cfg: Config, config_path: str | None = None) -> Iterator[Check]:
         ("LLM model", lambda: check_llm(cfg)),
         ("TTS voice", lambda: _tts(cfg)),
         ("recognizer", lambda: _asr(cfg)),
+        ("wake phrases", lambda: _wake(cfg)),
         ("microphone", lambda: _device(cfg.audio.input_device, "input")),
         ("speaker", lambda: _device(cfg.audio.output_device, "output")),
         ("echo cancellation", lambda: _echo(cfg)),
@@ -95,6 +96,19 @@ def _asr(cfg: Config) -> str:
         check_gguf(cfg.asr.rescore_model_path, key="[asr] rescore_model")
         detail += f"; its finals rescored by {cfg.asr.rescore_model_path.name}"
     return detail
+
+
+def _wake(cfg: Config) -> str:
+    """Every word of `[wake] phrases` is one the recognizer can write (`wake.unknown_words`)."""
+    from assistant import wake
+
+    if not cfg.wake.phrases:
+        return "none: everything heard is a request"
+    if unknown := wake.unknown_words(cfg):
+        raise ValueError(wake.describe_unknown(cfg, unknown))
+    return (
+        ", ".join(repr(phrase) for phrase in cfg.wake.phrases) + f"; {cfg.wake.follow_up_s:g} s to follow up"
+    )
 
 
 def _device(spec, kind: str) -> str:

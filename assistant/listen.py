@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from assistant import pipeline as pipeline_mod
+from assistant import wake
 from assistant.asr.recognizer import FLUSH_MS, StreamingRecognizer
 from assistant.audio.echo import make_echo_canceller
 from assistant.audio.files import read_audio, write_wav
@@ -32,7 +33,6 @@ from assistant.config import Config
 from assistant.console import Console
 from assistant.frames import Turn, now_ns
 from assistant.vad import Endpointer, SpeechAudio, SpeechEnd, SpeechStart
-from assistant.wake import WakeGate
 
 log = logging.getLogger(__name__)
 SAMPLE_RATE = 16_000
@@ -74,7 +74,7 @@ class Listener:
         )
         self.bargein = BargeIn(cfg.bargein, pipe, self.endpointer, self.echo)
         self.bargein.transcribe = lambda samples: self._asr(self.recognizer.transcribe_apart, samples)
-        self.wake = WakeGate(cfg.wake)
+        self.wake = wake.WakeGate(cfg.wake)
         self.not_addressed = 0  # utterances let go for want of a wake phrase
         # the last turn seen ended, and the capture time of the first block after its end: the
         # follow-up window's start on the blocks' own clock (a file's, fed fast, is not real time)
@@ -89,6 +89,8 @@ class Listener:
     async def build(self) -> None:
         await asyncio.get_running_loop().run_in_executor(self._asr_thread, self.recognizer.build)
         self.endpointer.build()
+        if unknown := wake.unknown_words(self.cfg):  # the assistant would never answer
+            self.console.warning(wake.describe_unknown(self.cfg, unknown))
 
     def feed_threadsafe(self, loop: asyncio.AbstractEventLoop, samples: np.ndarray, t_ns: int) -> None:
         """Called from the capture thread: cancel the echo of our own voice there (the canceller

@@ -17,7 +17,7 @@ from __future__ import annotations
 import difflib
 
 from assistant.asr.text import normalize
-from assistant.config import WakeConfig
+from assistant.config import Config, WakeConfig
 
 # Letters in common between a wake phrase and the utterance's first words (difflib's ratio) from
 # which they are the phrase: "computer" against "computor" 0.88, "commuter" 0.93, "come to her" 0.71,
@@ -27,6 +27,28 @@ LENGTH_SLACK = 0.2  # and as long, in letters, give or take this share of the ph
 GREETINGS = ("hey", "hi", "ok", "okay", "oh", "hello")  # may come before the phrase: "hey computer"
 REPLY = "Yes?"  # to the phrase alone
 NS_PER_S = 1_000_000_000
+
+
+def unknown_words(cfg: Config) -> list[str]:
+    """The wake phrases' words the recognizer cannot write, so never hears: with the language model
+    on, its finals hold only the words of its lexicon (`[asr] lm`'s `_words.txt`)."""
+    if not cfg.wake.phrases or not cfg.asr.language_model:
+        return []
+    from assistant.asr.lm_decoder import words_path_for  # (flashlight: only where phrases are set)
+
+    lexicon = set(words_path_for(cfg.asr.lm_path).read_text().split())
+    return [word for phrase in cfg.wake.phrases for word in normalize(phrase).split() if word not in lexicon]
+
+
+def describe_unknown(cfg: Config, words: list[str]) -> str:
+    """One line for `unknown_words`: `assistant run` warns it, `assistant doctor` fails on it."""
+    from assistant.asr.lm_decoder import words_path_for
+
+    listed = ", ".join(repr(word) for word in words)
+    return (
+        f"[wake] phrases: {listed} not in the recognizer's words ({words_path_for(cfg.asr.lm_path)}), "
+        "so never heard; fix: choose a phrase of words in that list"
+    )
 
 
 class WakeGate:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from assistant.config import WakeConfig
+from assistant.config import AsrConfig, Config, WakeConfig
 from assistant.wake import WakeGate
 
 S = 1_000_000_000
@@ -54,3 +54,21 @@ def test_without_phrases_everything_is_a_request():
     assert not gate.enabled
     assert gate.request("what time is it", 100 * S, answer_end_ns=None, answering=False) == "what time is it"
     assert gate.request("computer what time is it", 0, None, False) == "computer what time is it"
+
+
+def test_a_phrase_the_recognizer_cannot_write_is_reported():
+    """With the language model on, the finals hold only its lexicon's words: "hey zorblax" would
+    never be heard. `assistant run` warns of it, `assistant doctor` fails on it."""
+    from assistant import doctor, wake
+
+    unheard = Config(wake=WakeConfig(phrases=["hey zorblax", "computer"]))
+    assert wake.unknown_words(unheard) == ["zorblax"]
+    ok, what, detail = doctor._guarded("wake phrases", lambda: doctor._wake(unheard))
+    assert not ok and "'zorblax' not in the recognizer's words" in detail and "lm_words.txt" in detail
+    heard = Config(wake=WakeConfig(phrases=["computer", "hey jarvis"]))
+    assert wake.unknown_words(heard) == []
+    assert doctor._wake(heard) == "'computer', 'hey jarvis'; 8 s to follow up"
+    assert doctor._wake(Config()) == "none: everything heard is a request"
+    # greedy letters can write any word
+    greedy = Config(wake=WakeConfig(phrases=["hey zorblax"]), asr=AsrConfig(language_model=False))
+    assert wake.unknown_words(greedy) == []
