@@ -9,7 +9,9 @@ is answered "Yes?" and opens the follow-up window.
 
 The phrase is matched on the recognizer's words, which may spell a name their own way ("computor",
 "hey assist and"): the utterance's first words, joined, against the phrase by letters (difflib's
-ratio at least MATCH_RATIO), one greeting word allowed before it ("hey", "okay").
+ratio at least MATCH_RATIO, from the same first letter, about as long), one greeting allowed
+before it ("hey", "okay"); a phrase that opens with a greeting is also found without it, after
+any short word ("i jarvis" for "hey jarvis").
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from assistant.config import Config, WakeConfig
 # "compute" 0.93 (`scripts/bench_wake.py` measures what the recognizer makes of the phrase)
 MATCH_RATIO = 0.8
 LENGTH_SLACK = 0.2  # and as long, in letters, give or take this share of the phrase's
+SHORT_LETTERS = 3  # a word this short may stand for the greeting that opens a phrase ("i" for "hey")
 GREETINGS = ("hey", "hi", "ok", "okay", "oh", "hello")  # may come before the phrase: "hey computer"
 REPLY = "Yes?"  # to the phrase alone
 NS_PER_S = 1_000_000_000
@@ -56,8 +59,17 @@ class WakeGate:
 
     def __init__(self, cfg: WakeConfig) -> None:
         self.follow_up_ns = int(cfg.follow_up_s * NS_PER_S)
-        # each phrase as the recognizer spells it, without spaces (it may split or join words)
-        self._phrases = [(normalize(p).replace(" ", ""), len(normalize(p).split())) for p in cfg.phrases]
+        # (each phrase as the recognizer spells it, without spaces: it may split or join words; its
+        # length in words; whether any short word may stand before it): a phrase that opens with a
+        # greeting also without it, after any short word, which is how the recognizer heard many a
+        # "hey": "assistant ...", "i jarvis ..." (`scripts/bench_wake.py`)
+        spelt = [normalize(p).split() for p in cfg.phrases]
+        self._phrases = [("".join(words), len(words), False) for words in spelt]
+        self._phrases += [
+            ("".join(words[1:]), len(words) - 1, True)
+            for words in spelt
+            if len(words) > 1 and words[0] in GREETINGS
+        ]
 
     @property
     def enabled(self) -> bool:
@@ -84,17 +96,20 @@ class WakeGate:
         where it does not begin with one."""
         words = text.split()
         best: tuple[float, int] | None = None  # (ratio, words the phrase took)
-        for start in (0, 1):
-            if start and (not words or normalize(words[0]) not in GREETINGS):
-                break
-            for phrase, length in self._phrases:
+        first = normalize(words[0]) if words else ""
+        for phrase, length, after_any_short in self._phrases:
+            for start in (0, 1):
+                if start and not (first in GREETINGS or (after_any_short and len(first) <= SHORT_LETTERS)):
+                    continue
                 # the recognizer may split a word in two or join two: one word more or fewer
                 for n in (length, length + 1, length - 1):
                     if n < 1 or start + n > len(words):
                         continue
                     said = normalize(" ".join(words[start : start + n])).replace(" ", "")
-                    if abs(len(said) - len(phrase)) > LENGTH_SLACK * len(phrase):
-                        continue  # "the computer", "assistant" alone for "hey assistant"
+                    # from its first letter, as long give or take LENGTH_SLACK: not "a computer is
+                    # slow" (which "the computer is slow today" was heard as), nor "assist"
+                    if said[:1] != phrase[:1] or abs(len(said) - len(phrase)) > LENGTH_SLACK * len(phrase):
+                        continue
                     ratio = difflib.SequenceMatcher(None, said, phrase).ratio()
                     if ratio >= MATCH_RATIO and (best is None or ratio > best[0]):
                         best = (ratio, start + n)

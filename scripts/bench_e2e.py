@@ -16,6 +16,8 @@ turn beside the outside distribution.
 
     python scripts/bench_e2e.py                       # all questions, default config
     python scripts/bench_e2e.py --n 3 --config my.toml --voice piper
+    python scripts/bench_e2e.py --wake computer       # "Computer, what is ...?", [wake] phrases set,
+                                                      # no follow-up window: each needs the phrase
 """
 
 from __future__ import annotations
@@ -197,9 +199,12 @@ def synthesize(questions: list[str], voice: str, folder: Path) -> list[Path]:
     return paths
 
 
-def bench_config(base: Path | None, out: Path) -> Path:
-    """The given config (or the defaults) with the memory and latency log in `out`."""
+def bench_config(base: Path | None, out: Path, wake: str | None = None) -> Path:
+    """The given config (or the defaults) with the memory and latency log in `out`; with `wake`,
+    that phrase is needed before every question (no follow-up window)."""
     data = tomllib.loads(base.read_text()) if base else {}
+    if wake:
+        data["wake"] = {"phrases": [wake], "follow_up_s": 0.0}
     data.setdefault("memory", {})["path"] = str(out / "memory.db")
     data.setdefault("metrics", {})["latency_log"] = str(out / "latency.jsonl")
     for name in ("memory.db", "latency.jsonl"):
@@ -290,6 +295,9 @@ def parse_args() -> argparse.Namespace:
         "--pause", type=float, default=1.0, help="seconds between an answer's end and the next question"
     )
     p.add_argument(
+        "--wake", metavar="PHRASE", help="say PHRASE before each question, with [wake] phrases = [PHRASE]"
+    )
+    p.add_argument(
         "--out", type=Path, default=REPO / "runs" / "bench_e2e", help="folder for logs and the PNG"
     )
     return p.parse_args()
@@ -299,8 +307,9 @@ def main() -> int:
     args = parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     questions = QUESTIONS[: args.n]
-    wavs = synthesize(questions, args.voice, args.out)
-    config = bench_config(args.config, args.out)
+    said = [f"{args.wake.capitalize()}, {q[0].lower()}{q[1:]}" for q in questions] if args.wake else questions
+    wavs = synthesize(said, args.voice, args.out)
+    config = bench_config(args.config, args.out, args.wake)
     pulse = Pulse(Path(tempfile.mkdtemp(prefix="bench-e2e-pulse-"))).start()
     app = Assistant(pulse, config, args.out)
     try:

@@ -89,7 +89,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for phrase in args.phrases:
             gate = WakeGate(WakeConfig(phrases=[phrase]))
-            found, refs, hyps, misses = 0, [], [], []
+            found, refs, hyps, misses, taken = 0, [], [], [], []
             false_plain = false_alike = 0
             for voice in chosen:
                 for request in REQUESTS:
@@ -100,13 +100,18 @@ def main() -> None:
                         found += 1
                         refs.append(request)
                         hyps.append(normalize(asked) or "<nothing>")
-                    false_plain += gate.strip(hear(voice, request, tmp)) is not None
-                false_alike += sum(gate.strip(hear(voice, text, tmp)) is not None for text in LOOK_ALIKES)
+                    for text in [request, *LOOK_ALIKES] if request == REQUESTS[0] else [request]:
+                        if gate.strip(hear(voice, text, tmp)) is not None:
+                            taken.append(heard[voice, text])
+                            false_plain += text == request
+                            false_alike += text != request
             n = len(chosen) * len(REQUESTS)
             wer = jiwer.wer(refs, hyps) if refs else float("nan")
             rows.append((phrase, found, n, wer, false_plain, n, false_alike, len(chosen) * len(LOOK_ALIKES)))
             if misses:
                 print(f"{phrase!r} missed, e.g.: " + "; ".join(repr(m) for m in misses[:4]))
+            if taken:
+                print(f"{phrase!r} taken without it: " + "; ".join(repr(t) for t in taken[:4]))
     print(f"\n{len(chosen)} held-out voices: {', '.join(chosen)}")
     print(f"{len(heard)} utterances recognized in {time.perf_counter() - started:.0f} s\n")
     print("| phrase | found | WER of the request after it | requests without it taken | look-alikes taken |")

@@ -72,17 +72,24 @@ def test_the_repetition_penalty_keeps_an_answer_out_of_a_loop():
 
 
 def test_the_default_memory_window_keeps_the_model_from_copying_its_own_answers():
-    """With 8 remembered turns the embedded model soon opens every answer as a remembered one did
-    ("The answer to this question in the context of ..."), whatever is asked; remembering the last
-    exchange only, it answers the question. Greedy here: of these 12 turns, 11 opened so with a
-    window of 8 and 1 with 2; sampled, 34 to 54 of 99 against 3 to 6 (scripts/bench_answers.py
-    --conversation, README)."""
+    """With 8 remembered turns the embedded model soon opens answers as a remembered one did ("The
+    answer to this question in the context of ..."), or copies one, whatever is asked; remembering
+    the last exchange only, it answers the question. How soon depends on the conversation and on
+    llama.cpp's arithmetic on the CPU at hand: greedy, the first 12 turns of conversation 2 opened so
+    11 times with 8 (2026-12-06) and twice on the next machine, whose builds computed otherwise. So
+    three conversations of 24 turns each, greedy: 0+0, 2+2 and 11+9 answers that opened as or
+    copied a remembered one with 8, against 1+0, 3+1, 0+0 with 2 (2026-12-06); sampled, 34 to 54
+    of 99 against 3 to 6 (scripts/bench_answers.py --conversation, README)."""
     bench = load_script("bench_answers")
     greedy = LlmConfig(temperature=0)
-    old = bench.converse(8, seed=2, rounds=1, cfg=greedy, turns=12)
-    default = bench.converse(MemoryConfig().window_turns, seed=2, rounds=1, cfg=greedy, turns=12)
-    assert old["same_opening"] >= 6, old  # the conversation still shows the failure
-    assert default["same_opening"] <= 3, default
+
+    def echoes(window_turns: int) -> int:
+        runs = [bench.converse(window_turns, seed, rounds=1, cfg=greedy, turns=24) for seed in (1, 2, 3)]
+        return sum(run["same_opening"] + run["copied"] for run in runs)
+
+    old, default = echoes(8), echoes(MemoryConfig().window_turns)
+    assert old >= 10, old  # the conversations still show the failure
+    assert old >= 3 * default, (old, default)
 
 
 def test_an_answer_at_max_answer_tokens_ends_with_its_sentence(llm):
