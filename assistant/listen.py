@@ -1,4 +1,4 @@
-"""Listening: audio blocks → VAD endpointing → streaming recognizer → the pipeline's turn.
+"""Listening: audio blocks → VAD endpointing → streaming recognizer → (wake phrase) → the pipeline's turn.
 
 Audio reaches the recognizer *while* the user speaks (the VAD hands over pre-roll and every frame
 after a confirmed onset), so the final transcript is ready EARLY_FINAL_MS after the speech end,
