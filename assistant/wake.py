@@ -70,6 +70,7 @@ class WakeGate:
             for words in spelt
             if len(words) > 1 and words[0] in GREETINGS
         ]
+        self._longest = max((length for _, length, _ in self._phrases), default=0)
 
     @property
     def enabled(self) -> bool:
@@ -95,8 +96,10 @@ class WakeGate:
         """`text` without the wake phrase it begins with (its first letter made a capital); None
         where it does not begin with one."""
         words = text.split()
+        # each word as the recognizer spells it, once: a partial transcript comes every block
+        spelt = [normalize(word) for word in words[: self._longest + 2]]
         best: tuple[float, int] | None = None  # (ratio, words the phrase took)
-        first = normalize(words[0]) if words else ""
+        first = spelt[0] if spelt else ""
         for phrase, length, after_any_short in self._phrases:
             for start in (0, 1):
                 if start and not (first in GREETINGS or (after_any_short and len(first) <= SHORT_LETTERS)):
@@ -105,7 +108,7 @@ class WakeGate:
                 for n in (length, length + 1, length - 1):
                     if n < 1 or start + n > len(words):
                         continue
-                    said = normalize(" ".join(words[start : start + n])).replace(" ", "")
+                    said = "".join(spelt[start : start + n]).replace(" ", "")
                     # from its first letter, as long give or take LENGTH_SLACK: not "a computer is
                     # slow" (which "the computer is slow today" was heard as), nor "assist"
                     if said[:1] != phrase[:1] or abs(len(said) - len(phrase)) > LENGTH_SLACK * len(phrase):

@@ -100,11 +100,11 @@ def main() -> None:
                         found += 1
                         refs.append(request)
                         hyps.append(normalize(asked) or "<nothing>")
-                    for text in [request, *LOOK_ALIKES] if request == REQUESTS[0] else [request]:
-                        if gate.strip(hear(voice, text, tmp)) is not None:
-                            taken.append(heard[voice, text])
-                            false_plain += text == request
-                            false_alike += text != request
+                for text in [*REQUESTS, *LOOK_ALIKES]:  # said without the phrase
+                    if gate.strip(hear(voice, text, tmp)) is not None:
+                        taken.append(heard[voice, text])
+                        false_plain += text in REQUESTS
+                        false_alike += text not in REQUESTS
             n = len(chosen) * len(REQUESTS)
             wer = jiwer.wer(refs, hyps) if refs else float("nan")
             rows.append((phrase, found, n, wer, false_plain, n, false_alike, len(chosen) * len(LOOK_ALIKES)))
