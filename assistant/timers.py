@@ -300,13 +300,14 @@ class Timers:
             self._wait(timer)
             return
         self.running.remove(timer)
+        # asleep at the due time: say how late, not that it is on time
+        ago = spoken_duration(round(late / 60) * 60) if late >= LATE_S else ""
         if timer.task is not None:
-            late_by = f", {spoken_duration(round(late / 60) * 60)} late" if late >= LATE_S else ""
+            late_by = f", {ago} late" if ago else ""
             self.announce(
                 f"Reminder{late_by}: {timer.task}." if timer.task else f"This is your reminder{late_by}."
             )
-        elif late >= LATE_S:  # asleep at the due time: say it is late, not that it is on time
-            ago = spoken_duration(round(late / 60) * 60)
+        elif ago:
             if timer.at is not None:
                 self.announce(
                     f"Your alarm for {time_of_day(timer.at)} is {ago} late: this computer was asleep."
