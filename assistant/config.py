@@ -105,6 +105,7 @@ class VadConfig(Section):
     frame_ms: Literal[10, 20, 30] = 20
     preroll_ms: int = Field(300, ge=0, le=2000)
     min_speech_ms: int = Field(250, ge=0, le=5000)
+    min_pitched_ms: int = Field(60, ge=0, le=5000)
     end_silence_ms: int = Field(300, ge=100, le=5000)
     max_utterance_s: float = Field(15.0, gt=1, le=120)
 

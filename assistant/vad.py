@@ -5,10 +5,15 @@ Audio comes in as mono float32 blocks of any length, each stamped with the monot
 frames (the remainder waits for the next block), asks webrtcvad about each frame, smooths the raw
 decisions over a short window, and drives a small state machine:
 
-    SILENCE ──(window mostly voiced)──▶ MAYBE ──(min_speech_ms voiced)──▶ SPEECH
-       ▲                                  │                                  │
-       ├──(a whole window unvoiced: blip)─┘                                  │
-       └──────────────(end_silence_ms after the speech end, or max_utterance_s)┘
+    SILENCE ──(window mostly voiced)──▶ MAYBE ──(min_speech_ms voiced, min_pitched_ms of them
+       ▲                                  │           pitched)──▶ SPEECH
+       ├──(a whole window unvoiced: blip; │                         │
+       │   or max_utterance_s unpitched)──┘                         │
+       └──────────(end_silence_ms after the speech end, or max_utterance_s)┘
+
+webrtcvad calls a cough, a clap or a door voice as readily as a word; a voice has a pitch and they
+have none (`PitchDetector`), so an utterance needs `min_pitched_ms` of pitched frames besides its
+`min_speech_ms` of voiced ones. Whispers have no pitch either: `min_pitched_ms = 0` hears them.
 
 Events, in the order the recognizer needs them while the user is still talking:
     SpeechStart   once speech is confirmed: onset time + pre-roll + every frame so far (the pre-roll
@@ -36,6 +41,7 @@ import numpy as np
 # From `webrtcvad-wheels`: the same module as `webrtcvad`, prebuilt, without the pkg_resources import
 # that breaks the original 2.0.10 wrapper on current setuptools.
 import webrtcvad
+from scipy.signal import butter, sosfilt
 
 from assistant.audio.pcm import to_pcm16
 from assistant.config import VadConfig
@@ -59,6 +65,17 @@ VOICE_MIN_DB = -70.0
 # Frames webrtcvad keeps saying "speech" after a long run ends (kOverHangMax2 in WebRTC's vad_core.c),
 # by frame_ms, indexed by aggressiveness: 140 ms for modes 0-1, 90-100 ms for modes 2-3.
 HANGOVER_FRAMES = {10: (14, 14, 9, 9), 20: (7, 7, 5, 5), 30: (5, 5, 3, 3)}
+# A frame is pitched when the normalized autocorrelation (NCCF) of the last PITCH_WINDOW_MS, low-passed
+# at PITCH_LOWPASS_HZ (a voice's lower harmonics lie below it; hiss and broadband noise mostly above),
+# peaks at PITCHED_NCCF or more at a lag of a voice's pitch (PITCH_HZ). `scripts/bench_vad.py
+# --pitch-only` (2026-12-07): of 60 cough-like bursts (300-500 ms) none is an utterance, clean or in
+# noise, against 60 without the check; every short word and ALSA recording webrtcvad makes an
+# utterance of still is one. A 1 kHz low-pass let a burst pitch for 40 ms now and then, and one
+# cough in 20 cut an answer in the barge-in bench.
+PITCH_WINDOW_MS = 40  # two periods of the lowest pitch
+PITCH_LOWPASS_HZ = 2000
+PITCH_HZ = (70, 500)
+PITCHED_NCCF = 0.5
 
 
 class State(Enum):
@@ -110,6 +127,7 @@ class _Frame:
     end_ns: int  # one past the last sample
     db: float  # RMS level of the samples endpointed (not `samples` where they differ), dBFS
     voiced: bool  # webrtcvad's decision, after the energy gate
+    pitched: bool  # voiced and `PitchDetector.pitched`: a voice, not a cough or a clap
 
 
 def level_db(samples: np.ndarray) -> float:
@@ -117,6 +135,35 @@ def level_db(samples: np.ndarray) -> float:
     x = np.asarray(samples, dtype=np.float64)
     rms = math.sqrt(float(np.mean(x * x))) if x.size else 0.0
     return 20.0 * math.log10(rms) if rms > 10 ** (SILENCE_DB / 20) else SILENCE_DB
+
+
+class PitchDetector:
+    """Whether the audio ending with each frame has a voice's pitch (see PITCHED_NCCF): stateful,
+    one per stream; every frame goes through `low_pass`, only voiced ones are judged."""
+
+    def __init__(self, sample_rate: int) -> None:
+        self._sos = butter(4, PITCH_LOWPASS_HZ, fs=sample_rate, output="sos")
+        self._zi = np.zeros((len(self._sos), 2))  # the filter's state: silence before the stream
+        self._window = np.zeros(sample_rate * PITCH_WINDOW_MS // 1000)  # (W,) low-passed, newest last
+        self._lags = np.arange(sample_rate // PITCH_HZ[1], sample_rate // PITCH_HZ[0] + 1)  # (L,)
+        self._n_fft = 1 << (2 * len(self._window) - 1).bit_length()  # no circular wrap of the lags
+
+    def low_pass(self, samples: np.ndarray) -> None:
+        """Take a frame into the window (kept filtered, so the filter never restarts mid-stream)."""
+        y, self._zi = sosfilt(self._sos, np.asarray(samples, dtype=np.float64), zi=self._zi)
+        w = len(self._window)
+        self._window = np.concatenate([self._window, y])[-w:]
+
+    def pitched(self) -> bool:
+        """NCCF(lag) = Σ x[n] x[n+lag] / √(Σ x[n]² · Σ x[n+lag]²) over the window, at its best lag."""
+        x = self._window - self._window.mean()  # (W,)
+        w, lags = len(x), self._lags
+        spectrum = np.fft.rfft(x, self._n_fft)
+        r = np.fft.irfft(spectrum * np.conj(spectrum), self._n_fft)[lags]  # (L,) Σ x[n] x[n+lag]
+        energy = np.concatenate([[0.0], np.cumsum(x * x)])  # (W+1,) energy[k] = Σ_{n<k} x[n]²
+        head, tail = energy[w - lags], energy[w] - energy[lags]  # the two overlapping parts' energies
+        nccf = r / np.sqrt(np.maximum(head * tail, 1e-20))
+        return bool(nccf.max() >= PITCHED_NCCF)
 
 
 def passes_energy_gate(frame_db: float, reference_db: float | None, threshold_db: float | None) -> bool:
@@ -159,6 +206,7 @@ class Endpointer:
         self._max_ns = round(cfg.max_utterance_s * NS_PER_S)
         self._floor_alpha = min(1.0, cfg.frame_ms / FLOOR_TAU_MS)
         self._vad = None
+        self._pitch = PitchDetector(sample_rate)
         self._gate_db: float | None = None
         self._reference_db: float | None = None
         self._preroll_frames = self.preroll_frames  # `set_preroll`
@@ -167,6 +215,7 @@ class Endpointer:
     def build(self) -> Endpointer:
         """Create the webrtcvad instance (and forget any earlier stream)."""
         self._vad = webrtcvad.Vad(self.cfg.aggressiveness)
+        self._pitch = PitchDetector(self.sample_rate)
         self._reset_stream()
         return self
 
@@ -261,7 +310,9 @@ class Endpointer:
         voiced = (
             bool(voiced) and db >= VOICE_MIN_DB and passes_energy_gate(db, self._reference_db, self._gate_db)
         )
-        return _Frame(heard.copy(), t_ns, t_ns + self._frame_ns, db, voiced)
+        self._pitch.low_pass(samples)
+        pitched = voiced and self.cfg.min_pitched_ms > 0 and self._pitch.pitched()
+        return _Frame(heard.copy(), t_ns, t_ns + self._frame_ns, db, voiced, pitched)
 
     def input_lost(self) -> list[VadEvent]:
         """The input stopped (its device failed or vanished): an utterance in progress ends where its
@@ -307,6 +358,7 @@ class Endpointer:
         self._tail: deque[_Frame] = deque(maxlen=self.hangover_frames)  # the last voiced frames
         self._onset_ns = 0
         self._voiced_ms = 0
+        self._pitched_ms = 0
         self._last_voiced_end = 0
         self._sound_end = 0  # end of the last frame above the floor, within a window after the last voiced
 
@@ -339,6 +391,7 @@ class Endpointer:
         for f in self._pending:
             if f.voiced:
                 self._voiced_ms += self.cfg.frame_ms
+                self._pitched_ms += self.cfg.frame_ms * f.pitched
                 self._mark_voiced(f)
         self._state = State.MAYBE
         return self._confirm_if_long_enough(frame)
@@ -383,21 +436,31 @@ class Endpointer:
         self._pending.append(frame)
         if self._track(frame):
             self._voiced_ms += self.cfg.frame_ms
+            self._pitched_ms += self.cfg.frame_ms * frame.pitched
         elif not any(self._window):  # a whole window without voice: it was a blip (a cough, a click)
-            self._blip = (self._onset_ns, self._last_voiced_end, [*self._recent, *self._pending])
-            self._joined = []
-            for f in self._pending:
-                self._remember(f)
-            self._pending = []
-            self._voiced_ms = 0
-            self._tail.clear()
-            self._sound_end = 0
-            self._state = State.SILENCE
-            return []
+            return self._drop_blip()
+        if frame.end_ns - self._onset_ns >= self._max_ns:
+            # as long as an utterance may be and never pitched: a noise, not the start of what follows
+            return self._drop_blip(reach_back=False)
         return self._confirm_if_long_enough(frame)
 
+    def _drop_blip(self, reach_back: bool = True) -> list[VadEvent]:
+        """What MAYBE held was no utterance: back to SILENCE, its frames kept as a blip that speech
+        right after it reaches back over (`_reach_back`), unless `reach_back` is False."""
+        frames = [*self._recent, *self._pending]
+        self._blip = (self._onset_ns, self._last_voiced_end, frames) if reach_back else None
+        self._joined = []
+        for f in self._pending:
+            self._remember(f)
+        self._pending = []
+        self._voiced_ms = self._pitched_ms = 0
+        self._tail.clear()
+        self._sound_end = 0
+        self._state = State.SILENCE
+        return []
+
     def _confirm_if_long_enough(self, frame: _Frame) -> list[VadEvent]:
-        if self._voiced_ms < self.cfg.min_speech_ms:
+        if self._voiced_ms < self.cfg.min_speech_ms or self._pitched_ms < self.cfg.min_pitched_ms:
             return []
         frames = [*self._joined, *self._recent, *self._pending]
         start = SpeechStart(self._onset_ns, np.concatenate([f.samples for f in frames]), frames[0].t_ns)

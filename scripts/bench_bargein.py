@@ -17,6 +17,7 @@ its own voice, heard back through the microphone, ever stops it.
     python scripts/bench_bargein.py --modes webrtc --n 0 --m 0 --stops 24 --stops-at clause --volume 1.0 \
         --stops-in 2 2 --sayings Stop. --warmup-s 0          # "Stop." 2 s in, then at the next clause
     python scripts/bench_bargein.py --modes webrtc --n 0 --m 0 --cuts 20   # answers after a cut only
+    python scripts/bench_bargein.py --modes webrtc --n 0 --m 0 --coughs 40 # coughs over answers only
 
 The scene: a private PulseAudio server (`Pulse` from tests/conftest.py). The assistant plays to a null
 sink whose monitor is looped back into the microphone (module-loopback), as laptop speakers would
@@ -30,7 +31,8 @@ turn); then `--stops` answers talked over by a stop phrase alone (`--sayings` in
 (`--stops-in`) or (`--stops-at clause`) as the next clause after that starts, which should end the
 answer and ask nothing; then the loopback at `--echo-volume` and M long answers with nobody
 talking; then `--cuts` answers, each after one the bench cut 3 s in with `Pipeline.interrupt`,
-nobody talking either.
+nobody talking either. `--coughs` answers are coughed over (`make_cough`, `--cough-ms` long in
+turn), as the stop phrases are said, after them.
 
 Columns, per `[bargein] echo_cancel` mode:
     stop p50 / p95   ms from the speech onset in the microphone to the speaker going silent, over the
@@ -63,6 +65,12 @@ With `--stops K`, a second table, per mode:
     went on          phrases after which the answer was still playing: not heard, dismissed (a cough,
                      the answer's own echo), or a hold released
     asked            phrases that started a turn of their own (heard as words other than a stop phrase)
+
+With `--coughs K`, a table of its own, per mode (each answer coughed over once; none should stop):
+    went on          coughs after which the answer was still playing HEARD_AFTER_S after the cough
+    cut              answers the cough interrupted (the turn's `interrupted`)
+    asked            coughs that started a turn of their own (heard as words)
+    heard nothing    coughs of which the recognizer made no words (finals and holds' look backs)
 
 With `--cuts K`, a third table, per mode (the answers after a cut; each is cut 3 s in in turn):
     held             answers held (falsely: nobody talks) in their first 3 s / K
@@ -106,6 +114,9 @@ from assistant.asr.text import normalize  # noqa: E402
 from assistant.audio.files import read_audio, write_wav  # noqa: E402
 from assistant.config import AsrConfig, Config, MemoryConfig, MetricsConfig  # noqa: E402
 from assistant.tts import PiperTts  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_vad  # noqa: E402 (beside this script)
 
 RATE = 16_000  # Hz of the recordings and of the speech kept for correlation
 NS = 1_000_000_000  # ns per s
@@ -172,19 +183,10 @@ def make_speech(text: str, folder: Path) -> Speech:
 
 
 def make_cough(folder: Path, ms: int = 150, level_db: float = -14.0, seed: int = 0) -> Speech:
-    """A cough-like blip: `ms` of band-limited noise (300-3000 Hz) with a fast attack and a decay."""
-    rng = np.random.default_rng(seed)
-    n = RATE * ms // 1000
-    spectrum = np.fft.rfft(rng.standard_normal(4 * n))
-    freqs = np.fft.rfftfreq(4 * n, 1 / RATE)
-    spectrum[(freqs < 300) | (freqs > 3000)] = 0
-    noise = np.fft.irfft(spectrum)[:n]
-    envelope = np.minimum(1.0, np.arange(n) / (0.01 * RATE)) * np.exp(-np.arange(n) / (0.4 * n))
-    burst = noise * envelope
-    burst *= 10 ** (level_db / 20) / np.sqrt(np.mean(burst**2))
+    """A cough-like blip (`bench_vad.cough_noise`) between 100 ms of silence, as a WAV in `folder`."""
     pad = np.zeros(RATE // 10, np.float32)
-    path = folder / f"cough-{ms}ms.wav"
-    write_wav(path, np.concatenate([pad, burst.astype(np.float32), pad]), RATE)
+    path = folder / f"cough-{ms}ms-{seed}.wav"
+    write_wav(path, np.concatenate([pad, bench_vad.cough_noise(ms, seed, level_db), pad]), RATE)
     return _speech(path)
 
 
@@ -640,6 +642,7 @@ class StopResult:
     turn: object
     ended: bool  # the answer was over and interrupted, and no new turn started
     went_on: bool  # the answer was still playing HEARD_AFTER_S after the phrase
+    cut: bool  # the answer was interrupted by then (not by the bench, which cuts it after judging)
     new_turn: str | None  # the text of a turn the phrase started
     finals: list[str]  # every final recognized from the phrase on (dismissed ones too)
     held: list[str]  # what the recognizer heard over holds about to be released, from the phrase on
@@ -656,6 +659,7 @@ class StopResult:
             "stop_ms": self.latency_ms,
             "ended": self.ended,
             "went_on": self.went_on,
+            "cut": self.cut,
             "new_turn": self.new_turn,
             "finals": self.finals,
             "held": self.held,
@@ -698,10 +702,11 @@ async def stop_phrases(
         current = live.pipe.current
         went_on = live.playing() is turn
         new_turn = current.user_text if current is not None and current is not turn else None
-        ended = "turn_end" in turn.marks and bool(turn.interrupted) and new_turn is None
+        cut = bool(turn.interrupted)
+        ended = "turn_end" in turn.marks and cut and new_turn is None
         texts = [text for _, text in live.finals[finals:]]
         held_texts = [text for _, text in live.held[held:] if text]
-        results.append(StopResult(started, speech, turn, ended, went_on, new_turn, texts, held_texts))
+        results.append(StopResult(started, speech, turn, ended, went_on, cut, new_turn, texts, held_texts))
         if live.pipe.busy:
             await live.pipe.interrupt()  # judged: the next phrase gets an answer of its own
         await settled(live, 1.0)
@@ -885,6 +890,13 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
                 live, pulse, make_speech(LONG_REQUEST, folder), sayings, args.stops,
                 delay=tuple(args.stops_in), at_clause=args.stops_at == "clause",
             )  # fmt: skip
+        coughs = []
+        if args.coughs:
+            # a new burst of noise each time, so that no one waveform decides
+            lengths = (args.cough_ms * args.coughs)[: args.coughs]
+            sounds = [make_cough(folder, ms, seed=i) for i, ms in enumerate(lengths)]
+            request = make_speech(LONG_REQUEST, folder)
+            coughs = await stop_phrases(live, pulse, request, sounds, args.coughs, delay=tuple(args.stops_in))
         pulse.loopback(True, args.echo_volume, args.loopback_adjust_s)
         alone_ns = time.perf_counter_ns()
         answers = await long_answers(live, pulse, make_speech(LONG_REQUEST, folder), args.m)
@@ -910,10 +922,12 @@ async def bench_mode(pulse, folder: Path, mode: str, args) -> dict:
         "question_words": tuple(map(sum, zip(*(r.word_errors() for r in results), strict=True))),
         "answers": answers,
         "stops": stops,
+        "coughs": coughs,
         "cuts": cuts,
         "details": {
             "cut_answers": [r.details() for r in cuts],
             "stop_phrases": [r.details() for r in stops],
+            "coughs": [r.details() for r in coughs],
             "self_interruptions": answers.cases,
             "split_requests": answers.split_requests,
             "echo_profile": live.trace.echo_profile(alone_ns) if live.trace is not None else [],
@@ -1000,6 +1014,22 @@ def table(rows: list[dict], args) -> str:
                 f"| {sum(s.heard for s in stops)}/{k} | {sum(s.went_on for s in stops)}/{k} "
                 f"| {sum(s.new_turn is not None for s in stops)}/{k} |"
             )
+    if any(r["coughs"] for r in rows):
+        ms = ", ".join(map(str, args.cough_ms))
+        lines += [
+            "",
+            f"Coughs over the answer ({ms} ms in turn)",
+            "",
+            "| echo_cancel | went on | cut | asked | heard nothing |",
+            "|---|---|---|---|---|",
+        ]
+    for r in rows:
+        if coughs := r["coughs"]:
+            k = len(coughs)
+            lines.append(
+                f"| {r['mode']} | {sum(c.went_on for c in coughs)}/{k} | {sum(c.cut for c in coughs)}/{k} "
+                f"| {sum(c.new_turn is not None for c in coughs)}/{k} | {sum(c.heard for c in coughs)}/{k} |"
+            )
     if any(r["cuts"] for r in rows):
         lines += [
             "",
@@ -1042,6 +1072,10 @@ def parse_args(argv=None) -> argparse.Namespace:
         "--cuts", type=int, default=0,
         help="answers after one cut by the bench 3 s in, nobody talking: false holds in their first 3 s",
     )  # fmt: skip
+    p.add_argument("--coughs", type=int, default=0, help="answers coughed over once each, per mode")
+    p.add_argument(
+        "--cough-ms", type=int, nargs="+", default=[150, 250], metavar="MS", help="the coughs' ms, in turn"
+    )
     p.add_argument("--modes", default="webrtc,off", help="echo_cancel modes, comma-separated")
     p.add_argument("--volume", type=float, default=0.5, help="loopback gain while the user barges in")
     p.add_argument("--echo-volume", type=float, default=1.0, help="loopback gain during the long answers")

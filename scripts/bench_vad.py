@@ -7,6 +7,14 @@ Each sentence is trimmed to its true boundaries (10 ms frames within 40 dB of th
     python scripts/bench_vad.py                      # defaults from VadConfig
     python scripts/bench_vad.py --aggressiveness 3 --frame-ms 30
 
+Then what the pitch check (`[vad] min_pitched_ms`, `assistant.vad.PitchDetector`) lets through:
+utterances made of short words said alone (espeak-ng, five voices, and whispered), of the ALSA
+test recordings (a person; `/usr/share/sounds/alsa`, alsa-utils), and of cough-like noise bursts
+(`cough_noise`, 300-500 ms), with the check and without it (`min_pitched_ms = 0`), clean and in
+white noise.
+
+    python scripts/bench_vad.py --pitch-only         # only that table
+
 Last, how long the capture resampler (`assistant.audio.devices.Resampler16k`) holds audio back
 before the endpointer sees it, per device rate, against soxr's "LQ" stream it replaced: every
 millisecond there is one more before an onset holds a barge-in or an endpoint fires.
@@ -25,6 +33,7 @@ import numpy as np
 import soundfile as sf
 from scipy.signal import resample_poly
 
+from assistant.audio.files import read_audio
 from assistant.config import VadConfig
 from assistant.vad import Endpointer, SpeechEnd, SpeechStart, level_db
 
@@ -40,9 +49,26 @@ SENTENCES = [
     "How far away is the moon",
 ]
 
+WORDS = ["Stop.", "Wait.", "Six.", "Yes.", "No.", "Enough."]  # said alone: the least voice an utterance has
+VOICES = ["en", "en-us", "en+f3", "en-us+m7", "en-gb-x-rp+f2"]  # espeak-ng voices and variants
+ALSA = Path("/usr/share/sounds/alsa")
 
-def synthesize(text: str, path: Path) -> np.ndarray:
-    subprocess.run(["espeak-ng", "-w", str(path), text], check=True, capture_output=True)
+
+def cough_noise(ms: int, seed: int = 0, db: float = -14.0) -> np.ndarray:
+    """A cough-like burst: `ms` of band-limited noise (300-3000 Hz) with a 10 ms attack and a decay,
+    at `db` dBFS RMS. (float32, 16 kHz)"""
+    rng = np.random.default_rng(seed)
+    n = SR * ms // 1000
+    spectrum = np.fft.rfft(rng.standard_normal(4 * n))
+    freqs = np.fft.rfftfreq(4 * n, 1 / SR)
+    spectrum[(freqs < 300) | (freqs > 3000)] = 0
+    noise = np.fft.irfft(spectrum)[:n]
+    burst = noise * np.minimum(1.0, np.arange(n) / (0.01 * SR)) * np.exp(-np.arange(n) / (0.4 * n))
+    return (burst * 10 ** ((db - level_db(burst)) / 20)).astype(np.float32)
+
+
+def synthesize(text: str, path: Path, voice: str = "en") -> np.ndarray:
+    subprocess.run(["espeak-ng", "-v", voice, "-w", str(path), text], check=True, capture_output=True)
     wave, rate = sf.read(path, dtype="float32")
     g = math.gcd(SR, rate)
     return resample_poly(wave, SR // g, rate // g).astype(np.float32)
@@ -75,14 +101,55 @@ def measure(cfg: VadConfig, clip: np.ndarray, snr_db: float | None, seed: int) -
     return on_ms, off_ms
 
 
+def utterances(cfg: VadConfig, clip: np.ndarray, snr_db: float | None, seed: int) -> int:
+    """How many utterances the endpointer makes of `clip` between 1 s and 1.2 s of silence, in white
+    noise `snr_db` under the clip's level (None: -70 dBFS)."""
+    signal = np.concatenate([np.zeros(SR), clip, np.zeros(int(1.2 * SR))])
+    noise_db = -70.0 if snr_db is None else level_db(clip) - snr_db
+    signal = signal + np.random.default_rng(seed).standard_normal(len(signal)) * 10 ** (noise_db / 20)
+    ep = Endpointer(cfg).build()
+    events = []
+    for i in range(0, len(signal), BLOCK):
+        events += ep.accept(signal[i : i + BLOCK].astype(np.float32), i * NS_PER_SAMPLE)
+    return sum(isinstance(e, SpeechStart) for e in events)
+
+
+def pitch_table(cfg: VadConfig) -> None:
+    """Utterances made of each set with the pitch check (cfg) and without it, per SNR."""
+    sets: dict[str, list[np.ndarray]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, voices in (("short words", VOICES), ("whispered words", ["en+whisper"])):
+            sets[name] = [trimmed(synthesize(w, Path(tmp) / "w.wav", v)) for v in voices for w in WORDS]
+    if ALSA.is_dir():  # a person saying "Front center", ... (alsa-utils)
+        sets["ALSA recordings (a person)"] = [
+            trimmed(read_audio(path, SR)) for path in sorted(ALSA.glob("*.wav"))
+        ]
+    sets["coughs 300-500 ms"] = [cough_noise(ms, seed) for ms in (300, 400, 500) for seed in range(20)]
+    unchecked = cfg.model_copy(update={"min_pitched_ms": 0})
+    print(f"\nutterances made, with the pitch check (min_pitched_ms={cfg.min_pitched_ms}) / without it")
+    print("| set | clips | clean | 10 dB | 5 dB |")
+    print("|---|---|---|---|---|")
+    for name, clips in sets.items():
+        cells = []
+        for snr in (None, 10, 5):
+            checked = sum(utterances(cfg, clip, snr, i) for i, clip in enumerate(clips))
+            plain = sum(utterances(unchecked, clip, snr, i) for i, clip in enumerate(clips))
+            cells.append(f"{checked} / {plain}")
+        print(f"| {name} | {len(clips)} | " + " | ".join(cells) + " |")
+
+
 def main() -> None:
     raw = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=raw)
     parser.add_argument("--aggressiveness", type=int, default=VadConfig().aggressiveness)
     parser.add_argument("--frame-ms", type=int, default=VadConfig().frame_ms)
     parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--pitch-only", action="store_true", help="only the pitch check's table")
     args = parser.parse_args()
     cfg = VadConfig(aggressiveness=args.aggressiveness, frame_ms=args.frame_ms)
+    if args.pitch_only:
+        pitch_table(cfg)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         clips = {s: trimmed(synthesize(s, Path(tmp) / "s.wav")) for s in SENTENCES}
     print(f"aggressiveness={cfg.aggressiveness} frame_ms={cfg.frame_ms}; errors in ms (onset, end)")
@@ -107,6 +174,7 @@ def main() -> None:
     for i in range(0, len(clip), BLOCK):
         ep.accept(clip[i : i + BLOCK], i * NS_PER_SAMPLE)
     print(f"speed: {len(clip) / SR / (time.perf_counter() - t0):.0f}x real time on one core")
+    pitch_table(cfg)
     resampler_delay()
 
 

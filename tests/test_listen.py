@@ -31,6 +31,7 @@ from types import SimpleNamespace
 import jiwer
 import numpy as np
 import pytest
+from conftest import load_script
 
 from assistant.asr.text import normalize
 from assistant.audio.files import read_audio, write_wav
@@ -241,6 +242,18 @@ def test_an_empty_transcript_starts_no_turn(espeak_wav):
     assert finals == ["what is the weather"]
     first_final = next(i for i, e in enumerate(console.events) if e[0] == "final")
     assert ("state", "listening", 0) in console.events[:first_final]  # back to listening after the blank
+
+
+def test_a_cough_is_not_an_utterance_and_the_question_after_it_is(espeak_wav):
+    """A cough as loud as the question and longer than `min_speech_ms` (400 ms of noise, the barge-in
+    bench's): webrtcvad calls it voice, but it has no pitch, so nothing is recognized or asked."""
+    cough = load_script("bench_vad").cough_noise(400, db=-20.0)
+    question, _ = _speech(espeak_wav, "what is the weather like today")
+    audio = np.concatenate([_silence(0.5), cough, _silence(1.2), question, _silence(1.2)])
+    pipe, console, _ = _listen(audio, ["what is the weather"])
+
+    assert [text for text, _, _ in pipe.confirmed] == ["what is the weather"] and not pipe.discarded
+    assert [e[1] for e in console.events if e[0] == "final"] == ["what is the weather"]
 
 
 # --- end to end: `assistant run` on the virtual devices ----------------------------------------------

@@ -8,6 +8,7 @@ import subprocess
 import numpy as np
 import pytest
 import soundfile as sf
+from conftest import load_script
 from scipy.signal import resample_poly
 
 from assistant.config import VadConfig
@@ -220,6 +221,48 @@ def test_a_cough_length_blip_is_not_an_utterance(speech, kind):
     assert run(endpointer(min_speech_ms=250), signal) == []
     longer, _, _ = scene(speech[middle : middle + 6 * n])  # the control: 780 ms of it is speech
     assert len(utterances(run(endpointer(min_speech_ms=250), longer))) == 1
+
+
+def cough(ms: int, seed: int = 0) -> np.ndarray:
+    """The barge-in bench's cough (band-limited noise, a fast attack and a decay) at SPEECH_DB."""
+    return load_script("bench_vad").cough_noise(ms, seed, SPEECH_DB)
+
+
+@pytest.mark.parametrize("ms", [300, 500])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_cough_as_long_as_a_word_is_not_an_utterance(ms, seed):
+    """webrtcvad calls it voice for as long as it lasts, past min_speech_ms; it has no pitch."""
+    signal, _, _ = scene(cough(ms, seed))
+    assert run(endpointer(), signal) == []
+    # the pitch is what keeps it out: without it, it is an utterance
+    assert len(utterances(run(endpointer(min_pitched_ms=0), signal))) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "snr_db"),
+    [("Stop.", None), ("Stop.", 20), ("Six.", None), ("Yes.", None), ("Yes.", 10), ("Yes.", 5)]
+    + [("Turn on the lights in the kitchen please", snr) for snr in (10, 5)],
+)
+def test_a_word_webrtcvad_hears_is_pitched_enough(text, snr_db, tmp_path_factory):
+    """Words of one syllable, and a sentence, with white noise under them down to where webrtcvad
+    still hears them: the pitch check keeps none of them out, nor moves their onset."""
+    signal, on, _ = scene(sentence(text, tmp_path_factory), snr_db=snr_db)
+    [(start, _)] = utterances(run(endpointer(), signal))
+    [(unchecked, _)] = utterances(run(endpointer(min_pitched_ms=0), signal))
+    assert start.t_ns == unchecked.t_ns
+    assert abs(start.t_ns - t(on)) <= 2 * TOLERANCE
+
+
+def test_noise_that_never_pitches_is_let_go_after_max_utterance_s(speech):
+    """Voiced noise with no pitch for longer than an utterance may be, then a sentence at once: the
+    sentence is heard, and the noise before it is not carried along (it is let go every
+    max_utterance_s, so what waits for a pitch stays bounded)."""
+    noise = np.concatenate(
+        [cough(1000, seed) / np.exp(-np.arange(SR) / (0.4 * SR)).clip(0.2) for seed in range(5)]
+    )
+    signal, on, _ = scene(np.concatenate([noise, speech]).astype(np.float32))
+    [(start, _)] = utterances(run(endpointer(max_utterance_s=4.0), signal))
+    assert len(start.audio) < (4.0 + 0.3 + 0.5) * SR  # at most max_utterance_s + pre-roll + the onset
 
 
 @pytest.mark.parametrize("frame_ms", [10, 20, 30])
