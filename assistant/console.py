@@ -49,11 +49,12 @@ class Console:
         self._partial_shown = False
         self._write(f"{prefix}you: {text}\n")
 
-    def not_addressed(self, text: str) -> None:
-        """An utterance let go: it did not begin with a wake phrase (`wake.py`)."""
+    def not_addressed(self, text: str, asleep: bool = False) -> None:
+        """An utterance let go: it did not begin with a wake phrase, or the assistant was asked to
+        stop listening (`wake.py`)."""
         prefix = "\r\033[K" if self._partial_shown else ""
         self._partial_shown = False
-        self._write(f"{prefix}(not to me: {text})\n")
+        self._write(f"{prefix}({'asleep' if asleep else 'not to me'}: {text})\n")
 
     def answer_piece(self, turn: Turn, text: str) -> None:
         if not self._mid_answer:

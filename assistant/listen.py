@@ -166,8 +166,8 @@ class Listener:
             flush_ms = max(0, self.cfg.vad.end_silence_ms - silent_ms) + FLUSH_MS
             text = await self._asr(self.recognizer.peek_final, flush_ms)
             self._early = (event.speech_end_ns, text, now_ns())
-            if not (request := self._request(text)):
-                return  # not said to the assistant, or its name alone: nothing to start
+            if not (request := self._request(text)) or wake.is_sleep(request):
+                return  # not said to the assistant, its name alone, "stop listening": nothing to start
             self._ahead = await self.pipe.start_ahead(request)
             if self._ahead is None:  # an answer is playing (the user talks over it): prefill only
                 self.pipe.prepare(request)
@@ -207,18 +207,22 @@ class Listener:
                 self.console.state("listening")  # nothing recognized, or the answer was stopped
             return
         request = self._request(text)
-        if request is None:  # no wake phrase (`[wake] phrases`): someone else was spoken to
+        if request is None:  # no wake phrase (`[wake] phrases`), or asleep: someone else was spoken to
             await self._drop_ahead()
             self.not_addressed += 1
-            self.console.not_addressed(text)
+            self.console.not_addressed(text, asleep=self.wake.asleep)
             self.console.state("listening")
             return
+        woke, self.wake.asleep = self.wake.asleep, wake.is_sleep(request)  # "stop listening"
         self.console.final(text)
         marks = self._marks if self.timed else {}
+        if self.wake.asleep or not request:  # "stop listening", or the wake phrase alone
+            await self._drop_ahead()  # (none is started ahead for either)
+            reply = wake.ASLEEP if self.wake.asleep else wake.AWAKE if woke else wake.REPLY
+            self.turns.append(await self.pipe.acknowledge(text, marks, reply))
+            return
         ahead, self._ahead = self._ahead, None
-        if not request:  # the wake phrase alone (nothing was started ahead for it)
-            self.turns.append(await self.pipe.acknowledge(text, marks))
-        elif ahead is not None and await self.pipe.confirm(ahead, marks):
+        if ahead is not None and await self.pipe.confirm(ahead, marks):
             self.turns.append(ahead)
         else:
             self.turns.append(await self.pipe.submit(request, marks))

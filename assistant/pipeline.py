@@ -710,11 +710,13 @@ class Pipeline:
         turn.answered_by = "timers"
         return await self._say_own(turn)
 
-    async def acknowledge(self, heard: str, marks: dict[str, int] | None = None) -> Turn:
-        """The wake phrase alone (`heard`, `wake.py`): "Yes?" at once, as a turn that is logged (how
-        soon the assistant answers to its name) but not remembered: the LLM's window keeps the
-        conversation, and "say that again" the last answer."""
-        turn = self.current = self._new_turn(heard, marks, answer_text=wake.REPLY)
+    async def acknowledge(
+        self, heard: str, marks: dict[str, int] | None = None, reply: str = wake.REPLY
+    ) -> Turn:
+        """The wake phrase alone (`heard`, `wake.py`): "Yes?" at once (or `reply`: going to sleep,
+        waking), as a turn that is logged (how soon the assistant answers to its name) but not
+        remembered: the LLM's window keeps the conversation, and "say that again" the last answer."""
+        turn = self.current = self._new_turn(heard, marks, answer_text=reply)
         turn.answered_by = "wake"
         return await self._say_own(turn)
 

@@ -12,14 +12,23 @@ The phrase is matched on the recognizer's words, which may spell a name their ow
 ratio at least MATCH_RATIO, from the same first letter, about as long), one greeting allowed
 before it ("hey", "okay"); a phrase that opens with a greeting is also found without it, after
 any short word ("i jarvis" for "hey jarvis").
+
+"Stop listening" (or "go to sleep") puts the assistant to sleep, phrases or none: it says so, and
+from then on lets every utterance go but one that begins with a wake phrase or with "wake up",
+which wakes it; what follows the phrase is asked ("Wake up, what time is
+it?"), the phrase alone is answered "I'm listening." Timers and alarms still ring while it sleeps.
+It wakes with every start of `assistant run`.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 
+from assistant import phrases
 from assistant.asr.text import normalize
 from assistant.config import Config, WakeConfig
+from assistant.phrases import LEAD_IN
 
 # Letters in common between a wake phrase and the utterance's first words (difflib's ratio) from
 # which they are the phrase: "computer" against "computor" 0.88, "commuter" 0.93, "come to her" 0.71,
@@ -29,6 +38,17 @@ LENGTH_SLACK = 0.2  # and as long, in letters, give or take this share of the ph
 SHORT_LETTERS = 3  # a word this short may stand for the greeting that opens a phrase ("i" for "hey")
 GREETINGS = ("hey", "hi", "ok", "okay", "oh", "hello")  # may come before the phrase: "hey computer"
 REPLY = "Yes?"  # to the phrase alone
+# wakes it from sleep, as a wake phrase does ("start listening" is too near "stop listening" by letters)
+WAKE_UP = ("wake up",)
+ASLEEP = "Okay, I'll stop listening. Say wake up when you need me."
+AWAKE = "I'm listening."  # to "wake up" alone
+_SLEEP = {
+    "sleep": re.compile(
+        # "stop listen": how the recognizer heard one of twelve voices (`scripts/bench_wake.py`)
+        rf"{LEAD_IN}(?:stop listen(?:ing)?(?: to (?:me|us))?|go to sleep|don't listen|do not listen)"
+        r"(?: now| please| for (?:a while|now))*"
+    )
+}
 NS_PER_S = 1_000_000_000
 
 
@@ -54,23 +74,32 @@ def describe_unknown(cfg: Config, words: list[str]) -> str:
     )
 
 
+def is_sleep(text: str) -> bool:
+    """Whether `text` asks the assistant to stop listening ("stop listening", "go to sleep")."""
+    return phrases.kind_of(_SLEEP, text) is not None
+
+
+def _spelt(phrases: list[str] | tuple[str, ...]) -> list[tuple[str, int, bool]]:
+    """(each phrase as the recognizer spells it, without spaces: it may split or join words; its
+    length in words; whether any short word may stand before it): a phrase that opens with a
+    greeting also without it, after any short word, which is how the recognizer heard many a
+    "hey": "assistant ...", "i jarvis ..." (`scripts/bench_wake.py`)"""
+    spelt = [normalize(p).split() for p in phrases]
+    found = [("".join(words), len(words), False) for words in spelt]
+    greeted = [words for words in spelt if len(words) > 1 and words[0] in GREETINGS]
+    return found + [("".join(words[1:]), len(words) - 1, True) for words in greeted]
+
+
 class WakeGate:
-    """Decides, per final transcript, whether it is a request, and takes the wake phrase off it."""
+    """Decides, per final transcript, whether it is a request, and takes the wake phrase off it.
+    `asleep`: the user asked it to stop listening (`is_sleep`); the listener sets it, and clears it
+    on the final that `request` took while asleep."""
 
     def __init__(self, cfg: WakeConfig) -> None:
         self.follow_up_ns = int(cfg.follow_up_s * NS_PER_S)
-        # (each phrase as the recognizer spells it, without spaces: it may split or join words; its
-        # length in words; whether any short word may stand before it): a phrase that opens with a
-        # greeting also without it, after any short word, which is how the recognizer heard many a
-        # "hey": "assistant ...", "i jarvis ..." (`scripts/bench_wake.py`)
-        spelt = [normalize(p).split() for p in cfg.phrases]
-        self._phrases = [("".join(words), len(words), False) for words in spelt]
-        self._phrases += [
-            ("".join(words[1:]), len(words) - 1, True)
-            for words in spelt
-            if len(words) > 1 and words[0] in GREETINGS
-        ]
-        self._longest = max((length for _, length, _ in self._phrases), default=0)
+        self._phrases = _spelt(cfg.phrases)
+        self._waking = self._phrases + _spelt(WAKE_UP)
+        self.asleep = False
 
     @property
     def enabled(self) -> bool:
@@ -80,7 +109,10 @@ class WakeGate:
         """What `text` (a final transcript, its speech begun at `spoken_ns`) asks, the wake phrase
         taken off; "" for the phrase alone; None where it is not said to the assistant. Without
         phrases, `text` itself. `answer_end_ns`: when the last answer ended (None: none yet);
-        `answering`: an answer is under way."""
+        `answering`: an answer is under way. Asleep, only what begins with a wake phrase or
+        WAKE_UP is taken, the phrase off."""
+        if self.asleep:
+            return self.strip(text, self._waking)
         if not self.enabled:
             return text
         rest = self.strip(text)
@@ -92,15 +124,17 @@ class WakeGate:
             return text
         return None
 
-    def strip(self, text: str) -> str | None:
+    def strip(self, text: str, phrases: list[tuple[str, int, bool]] | None = None) -> str | None:
         """`text` without the wake phrase it begins with (its first letter made a capital); None
-        where it does not begin with one."""
+        where it does not begin with one. `phrases`: `_spelt` ones instead of `[wake] phrases`."""
+        phrases = self._phrases if phrases is None else phrases
         words = text.split()
         # each word as the recognizer spells it, once: a partial transcript comes every block
-        spelt = [normalize(word) for word in words[: self._longest + 2]]
+        longest = max((length for _, length, _ in phrases), default=0)
+        spelt = [normalize(word) for word in words[: longest + 2]]
         best: tuple[float, int] | None = None  # (ratio, words the phrase took)
         first = spelt[0] if spelt else ""
-        for phrase, length, after_any_short in self._phrases:
+        for phrase, length, after_any_short in phrases:
             for start in (0, 1):
                 if start and not (first in GREETINGS or (after_any_short and len(first) <= SHORT_LETTERS)):
                     continue

@@ -9,6 +9,10 @@ as the listener does. Per phrase:
   what they asked once the phrase was taken off (against the request);
 - false: requests said without it, and the look-alike sentences, taken as requests all the same.
 
+Last, "stop listening" (`wake.is_sleep`): how often the sentences that put it to sleep are heard
+as such, and how often the requests and look-alikes are (they must not be). "wake up", which wakes
+it, is a phrase as the others: `--phrases "wake up"`.
+
     python scripts/bench_wake.py                       # 12 voices
     python scripts/bench_wake.py --phrases computer "hey jarvis" --voices 4
 """
@@ -30,7 +34,7 @@ from make_dataset import Item, split_voices, synth_espeak, synth_flite  # noqa: 
 from assistant.asr.recognizer import StreamingRecognizer  # noqa: E402
 from assistant.asr.text import normalize  # noqa: E402
 from assistant.config import AsrConfig, WakeConfig  # noqa: E402
-from assistant.wake import WakeGate  # noqa: E402
+from assistant.wake import WakeGate, is_sleep  # noqa: E402
 
 PHRASES = ["computer", "hey assistant", "jarvis", "hey jarvis"]
 REQUESTS = [
@@ -54,6 +58,7 @@ LOOK_ALIKES = [
     "jars of jam are on the shelf",
     "assist me with the boxes",
 ]
+SLEEP = ["stop listening", "go to sleep", "please stop listening"]  # put it to sleep
 
 
 def voices(n: int, seed: int) -> list[str]:
@@ -112,12 +117,22 @@ def main() -> None:
                 print(f"{phrase!r} missed, e.g.: " + "; ".join(repr(m) for m in misses[:4]))
             if taken:
                 print(f"{phrase!r} taken without it: " + "; ".join(repr(t) for t in taken[:4]))
+        asleep = [(text, is_sleep(hear(voice, text, tmp))) for voice in chosen for text in SLEEP]
+        others = [(v, t) for v in chosen for t in [*REQUESTS, *LOOK_ALIKES]]  # must not put it to sleep
+        wrongly = [heard[v, t] for v, t in others if is_sleep(hear(v, t, tmp))]
+        missed = [heard[v, t] for v in chosen for t in SLEEP if not is_sleep(heard[v, t])]
+        if missed:
+            print("'stop listening' missed, e.g.: " + "; ".join(repr(m) for m in missed[:4]))
     print(f"\n{len(chosen)} held-out voices: {', '.join(chosen)}")
     print(f"{len(heard)} utterances recognized in {time.perf_counter() - started:.0f} s\n")
     print("| phrase | found | WER of the request after it | requests without it taken | look-alikes taken |")
     print("|---|---|---|---|---|")
     for phrase, found, n, wer, fp, n2, fa, n3 in rows:
         print(f"| {phrase} | {found}/{n} ({found / n:.0%}) | {wer:.1%} | {fp}/{n2} | {fa}/{n3} |")
+    print("\n| put to sleep by | heard as such |\n|---|---|")
+    for text in SLEEP:
+        print(f"| {text} | {sum(ok for t, ok in asleep if t == text)}/{len(chosen)} |")
+    print(f"| (the requests and look-alikes) | {len(wrongly)}/{len(others)} |")
 
 
 if __name__ == "__main__":

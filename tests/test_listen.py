@@ -33,6 +33,7 @@ import numpy as np
 import pytest
 from conftest import load_script
 
+from assistant import wake
 from assistant.asr.text import normalize
 from assistant.audio.files import read_audio, write_wav
 from assistant.config import DEFAULT_ASR_CHECKPOINT, BargeinConfig, Config, MemoryConfig, VadConfig
@@ -585,4 +586,35 @@ def test_with_a_wake_phrase_only_what_is_said_to_it_is_answered(espeak_wav, tmp_
     asked = [normalize(text) for role, text in stored if role == "user"]
     assert asked == ["what time is it", "what day is it tomorrow", "what is two plus two"], stored
     assert "Yes?" not in [text for _, text in stored]
+    assert stored[-1][1] == "2 plus 2 is 4."
+
+
+def test_asked_to_stop_listening_it_answers_nothing_until_woken(espeak_wav, tmp_path):
+    """No wake phrase set, through `assistant run --input --fast`: "Stop listening." is answered, and
+    what follows is let go, the follow-up window too, until "Wake up."; then requests are answered
+    again. Going to sleep and waking are logged, not remembered."""
+    said = [
+        (0.5, "What time is it?"),
+        (1.0, "Stop listening."),
+        (1.0, "Tell me a joke."),  # within what would be the follow-up window: let go all the same
+        (1.0, "Wake up."),
+        (1.0, "What is two plus two?"),
+    ]
+    parts = []
+    for pause_s, text in said:
+        parts += [_silence(pause_s), _speech(espeak_wav, text)[0]]
+    write_wav(tmp_path / "q.wav", np.concatenate(parts))
+    config = _write_config(tmp_path)
+    cli = [sys.executable, "-m", "assistant.cli", "--config", str(config)]
+    cmd = [*cli, "run", "--input", str(tmp_path / "q.wav"), "--output", str(tmp_path / "a.wav"), "--fast"]
+    done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    let_go = [line for line in done.stdout.splitlines() if line.startswith("(asleep: ")]
+    assert len(let_go) == 1 and "joke" in let_go[0].lower(), done.stdout
+    assert wake.ASLEEP in done.stdout and wake.AWAKE in done.stdout, done.stdout
+    records = [json.loads(line) for line in (tmp_path / "latency.jsonl").read_text().splitlines()]
+    assert [r["answered_by"] for r in records] == ["clock", "wake", "wake", "arithmetic"], done.stdout
+    stored = [(turn.role, turn.text) for turn in _stored(tmp_path / "memory.db")]
+    asked = [normalize(text) for role, text in stored if role == "user"]
+    assert asked == ["what time is it", "what is two plus two"], stored
     assert stored[-1][1] == "2 plus 2 is 4."

@@ -3,7 +3,7 @@
 import pytest
 
 from assistant.config import AsrConfig, Config, WakeConfig
-from assistant.wake import WakeGate
+from assistant.wake import WakeGate, is_sleep
 
 S = 1_000_000_000
 GATE = WakeGate(WakeConfig(phrases=["computer", "hey assistant"], follow_up_s=8.0))
@@ -49,6 +49,38 @@ def test_after_an_answer_and_over_one_no_phrase_is_needed():
     # the phrase is still taken off where it is said anyway
     asked = GATE.request("computer and tomorrow", end + S, answer_end_ns=end, answering=False)
     assert asked == "And tomorrow"
+
+
+@pytest.mark.parametrize(
+    "heard",
+    ["stop listening", "Please stop listening.", "go to sleep", "okay go to sleep now", "don't listen"],
+)
+def test_stop_listening_is_asked_for(heard):
+    assert is_sleep(heard)
+
+
+@pytest.mark.parametrize("heard", ["stop", "listen to this", "stop listening to music and play", "go to bed"])
+def test_what_only_sounds_like_stop_listening_is_not(heard):
+    assert not is_sleep(heard)
+
+
+@pytest.mark.parametrize("phrases", [[], ["computer"]])
+def test_asleep_only_wake_up_or_a_wake_phrase_is_a_request(phrases):
+    """Asleep, the follow-up window and talk over an answer count for nothing; "wake up" does, as
+    the wake phrase, and is taken off what it asks."""
+    gate = WakeGate(WakeConfig(phrases=phrases))
+    gate.asleep = True
+    end = 100 * S
+    for heard in ["what time is it", "stop listening", "start the timer"]:
+        assert gate.request(heard, end + S, answer_end_ns=end, answering=True) is None
+    assert gate.request("wake up", end, None, False) == ""
+    assert gate.request("wake up what time is it", end, None, False) == "What time is it"
+    assert gate.request("okay wake up", end, None, False) == ""
+    assert gate.request("start listening", end, None, False) is None  # too near "stop listening"
+    asked = gate.request("computer what time is it", end, None, False)
+    assert asked == ("What time is it" if phrases else None)
+    gate.asleep = False  # the listener wakes it on the final it took
+    assert gate.request("wake up", end, None, False) == ("wake up" if not phrases else None)
 
 
 def test_without_phrases_everything_is_a_request():
