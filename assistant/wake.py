@@ -15,9 +15,9 @@ any short word ("i jarvis" for "hey jarvis").
 
 "Stop listening" (or "go to sleep") puts the assistant to sleep, phrases or none: it says so, and
 from then on lets every utterance go but one that begins with a wake phrase or with "wake up",
-which wakes it; what follows the phrase is asked ("Wake up, what time is
-it?"), the phrase alone is answered "I'm listening." Timers and alarms still ring while it sleeps.
-It wakes with every start of `assistant run`.
+which wakes it; what follows the phrase is asked ("Wake up, what time is it?"), the phrase alone
+is answered "I'm listening." Timers and alarms still ring while it sleeps. It wakes with every
+start of `assistant run`.
 """
 
 from __future__ import annotations
@@ -79,12 +79,12 @@ def is_sleep(text: str) -> bool:
     return phrases.kind_of(_SLEEP, text) is not None
 
 
-def _spelt(phrases: list[str] | tuple[str, ...]) -> list[tuple[str, int, bool]]:
+def _spelt(texts: list[str] | tuple[str, ...]) -> list[tuple[str, int, bool]]:
     """(each phrase as the recognizer spells it, without spaces: it may split or join words; its
     length in words; whether any short word may stand before it): a phrase that opens with a
     greeting also without it, after any short word, which is how the recognizer heard many a
     "hey": "assistant ...", "i jarvis ..." (`scripts/bench_wake.py`)"""
-    spelt = [normalize(p).split() for p in phrases]
+    spelt = [normalize(text).split() for text in texts]
     found = [("".join(words), len(words), False) for words in spelt]
     greeted = [words for words in spelt if len(words) > 1 and words[0] in GREETINGS]
     return found + [("".join(words[1:]), len(words) - 1, True) for words in greeted]

@@ -82,9 +82,13 @@ def trimmed(wave: np.ndarray, below_peak_db: float = 40.0) -> np.ndarray:
     return clip * np.float32(10 ** ((-26.0 - level_db(clip)) / 20))
 
 
-def measure(cfg: VadConfig, clip: np.ndarray, snr_db: float | None, seed: int) -> tuple | None:
-    lead, tail = SR, int(1.2 * SR)
-    signal = np.concatenate([np.zeros(lead), clip, np.zeros(tail)])
+LEAD_S, TAIL_S = 1.0, 1.2  # s of silence before and after each clip
+
+
+def endpointed(cfg: VadConfig, clip: np.ndarray, snr_db: float | None, seed: int) -> list:
+    """The endpointer's events on `clip` between LEAD_S and TAIL_S of silence, in white noise
+    `snr_db` under the clip's level (None: -70 dBFS), fed in BLOCK-sample blocks."""
+    signal = np.concatenate([np.zeros(int(LEAD_S * SR)), clip, np.zeros(int(TAIL_S * SR))])
     noise_db = -70.0 if snr_db is None else level_db(clip) - snr_db
     signal = signal + np.random.default_rng(seed).standard_normal(len(signal)) * 10 ** (noise_db / 20)
     signal = signal.astype(np.float32)
@@ -92,26 +96,24 @@ def measure(cfg: VadConfig, clip: np.ndarray, snr_db: float | None, seed: int) -
     events = []
     for i in range(0, len(signal), BLOCK):
         events += ep.accept(signal[i : i + BLOCK], i * NS_PER_SAMPLE)
+    return events
+
+
+def measure(cfg: VadConfig, clip: np.ndarray, snr_db: float | None, seed: int) -> tuple | None:
+    events = endpointed(cfg, clip, snr_db, seed)
     starts = [e for e in events if isinstance(e, SpeechStart)]
     ends = [e for e in events if isinstance(e, SpeechEnd)]
     if len(starts) != 1 or len(ends) != 1:
         return None
+    lead = int(LEAD_S * SR)
     on_ms = (starts[0].t_ns - lead * NS_PER_SAMPLE) / 1e6
     off_ms = (ends[0].t_ns_speech_end - (lead + len(clip)) * NS_PER_SAMPLE) / 1e6
     return on_ms, off_ms
 
 
 def utterances(cfg: VadConfig, clip: np.ndarray, snr_db: float | None, seed: int) -> int:
-    """How many utterances the endpointer makes of `clip` between 1 s and 1.2 s of silence, in white
-    noise `snr_db` under the clip's level (None: -70 dBFS)."""
-    signal = np.concatenate([np.zeros(SR), clip, np.zeros(int(1.2 * SR))])
-    noise_db = -70.0 if snr_db is None else level_db(clip) - snr_db
-    signal = signal + np.random.default_rng(seed).standard_normal(len(signal)) * 10 ** (noise_db / 20)
-    ep = Endpointer(cfg).build()
-    events = []
-    for i in range(0, len(signal), BLOCK):
-        events += ep.accept(signal[i : i + BLOCK].astype(np.float32), i * NS_PER_SAMPLE)
-    return sum(isinstance(e, SpeechStart) for e in events)
+    """How many utterances the endpointer makes of `clip` (`endpointed`)."""
+    return sum(isinstance(e, SpeechStart) for e in endpointed(cfg, clip, snr_db, seed))
 
 
 def pitch_table(cfg: VadConfig) -> None:

@@ -246,8 +246,8 @@ def test_an_empty_transcript_starts_no_turn(espeak_wav):
 
 
 def test_a_cough_is_not_an_utterance_and_the_question_after_it_is(espeak_wav):
-    """A cough as loud as the question and longer than `min_speech_ms` (400 ms of noise, the barge-in
-    bench's): webrtcvad calls it voice, but it has no pitch, so nothing is recognized or asked."""
+    """A cough as loud as the question and longer than `min_speech_ms` (400 ms of the benches' noise
+    burst): webrtcvad calls it voice, but it has no pitch, so nothing is recognized or asked."""
     cough = load_script("bench_vad").cough_noise(400, db=-20.0)
     question, _ = _speech(espeak_wav, "what is the weather like today")
     audio = np.concatenate([_silence(0.5), cough, _silence(1.2), question, _silence(1.2)])
@@ -553,6 +553,22 @@ def test_run_on_files_stores_what_the_recognizer_hears_in_the_file(file_run):
     assert jiwer.cer(offline, normalize(user.text) or "<nothing>") <= FILE_RUN_CER, (user.text, offline)
 
 
+def _run_said(espeak_wav, folder: Path, said: list[tuple[float, str]], config_extra: str = ""):
+    """`assistant run --input --fast` on what `said` lists ((pause before it in s, text), espeak-ng
+    speech), with its own memory and log in `folder` (`config_extra` appended to its config)."""
+    parts = []
+    for pause_s, text in said:
+        parts += [_silence(pause_s), _speech(espeak_wav, text)[0]]
+    write_wav(folder / "q.wav", np.concatenate(parts))
+    config = _write_config(folder)
+    config.write_text(config.read_text() + config_extra)
+    cli = [sys.executable, "-m", "assistant.cli", "--config", str(config)]
+    cmd = [*cli, "run", "--input", str(folder / "q.wav"), "--output", str(folder / "a.wav"), "--fast"]
+    done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
 @pytest.mark.slow
 def test_with_a_wake_phrase_only_what_is_said_to_it_is_answered(espeak_wav, tmp_path):
     """`[wake] phrases = ["computer"]`, `follow_up_s = 2`, through `assistant run --input --fast`
@@ -567,16 +583,7 @@ def test_with_a_wake_phrase_only_what_is_said_to_it_is_answered(espeak_wav, tmp_
         (2.5, "Computer."),
         (1.0, "What is two plus two?"),
     ]
-    parts = []
-    for pause_s, text in said:
-        parts += [_silence(pause_s), _speech(espeak_wav, text)[0]]
-    write_wav(tmp_path / "q.wav", np.concatenate(parts))
-    config = _write_config(tmp_path)
-    config.write_text(config.read_text() + '[wake]\nphrases = ["computer"]\nfollow_up_s = 2.0\n')
-    cli = [sys.executable, "-m", "assistant.cli", "--config", str(config)]
-    cmd = [*cli, "run", "--input", str(tmp_path / "q.wav"), "--output", str(tmp_path / "a.wav"), "--fast"]
-    done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
+    done = _run_said(espeak_wav, tmp_path, said, '[wake]\nphrases = ["computer"]\nfollow_up_s = 2.0\n')
     let_go = [line for line in done.stdout.splitlines() if line.startswith("(not to me: ")]
     assert len(let_go) == 2, done.stdout
     assert "joke" in let_go[0].lower() and "plus" in let_go[1].lower(), let_go
@@ -589,6 +596,7 @@ def test_with_a_wake_phrase_only_what_is_said_to_it_is_answered(espeak_wav, tmp_
     assert stored[-1][1] == "2 plus 2 is 4."
 
 
+@pytest.mark.slow
 def test_asked_to_stop_listening_it_answers_nothing_until_woken(espeak_wav, tmp_path):
     """No wake phrase set, through `assistant run --input --fast`: "Stop listening." is answered, and
     what follows is let go, the follow-up window too, until "Wake up."; then requests are answered
@@ -600,15 +608,7 @@ def test_asked_to_stop_listening_it_answers_nothing_until_woken(espeak_wav, tmp_
         (1.0, "Wake up."),
         (1.0, "What is two plus two?"),
     ]
-    parts = []
-    for pause_s, text in said:
-        parts += [_silence(pause_s), _speech(espeak_wav, text)[0]]
-    write_wav(tmp_path / "q.wav", np.concatenate(parts))
-    config = _write_config(tmp_path)
-    cli = [sys.executable, "-m", "assistant.cli", "--config", str(config)]
-    cmd = [*cli, "run", "--input", str(tmp_path / "q.wav"), "--output", str(tmp_path / "a.wav"), "--fast"]
-    done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
+    done = _run_said(espeak_wav, tmp_path, said)
     let_go = [line for line in done.stdout.splitlines() if line.startswith("(asleep: ")]
     assert len(let_go) == 1 and "joke" in let_go[0].lower(), done.stdout
     assert wake.ASLEEP in done.stdout and wake.AWAKE in done.stdout, done.stdout

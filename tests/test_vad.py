@@ -224,7 +224,7 @@ def test_a_cough_length_blip_is_not_an_utterance(speech, kind):
 
 
 def cough(ms: int, seed: int = 0) -> np.ndarray:
-    """The barge-in bench's cough (band-limited noise, a fast attack and a decay) at SPEECH_DB."""
+    """The benches' cough (band-limited noise, a fast attack and a decay) at SPEECH_DB."""
     return load_script("bench_vad").cough_noise(ms, seed, SPEECH_DB)
 
 
@@ -260,7 +260,7 @@ def test_noise_that_never_pitches_is_let_go_after_max_utterance_s(speech):
     noise = np.concatenate(
         [cough(1000, seed) / np.exp(-np.arange(SR) / (0.4 * SR)).clip(0.2) for seed in range(5)]
     )
-    signal, on, _ = scene(np.concatenate([noise, speech]).astype(np.float32))
+    signal, _, _ = scene(np.concatenate([noise, speech]).astype(np.float32))
     [(start, _)] = utterances(run(endpointer(max_utterance_s=4.0), signal))
     assert len(start.audio) < (4.0 + 0.3 + 0.5) * SR  # at most max_utterance_s + pre-roll + the onset
 
