@@ -310,8 +310,10 @@ class Endpointer:
         voiced = (
             bool(voiced) and db >= VOICE_MIN_DB and passes_energy_gate(db, self._reference_db, self._gate_db)
         )
-        self._pitch.low_pass(samples)
-        pitched = voiced and self.cfg.min_pitched_ms > 0 and self._pitch.pitched()
+        pitched = False
+        if self.cfg.min_pitched_ms > 0:  # off: no filter to run on every frame
+            self._pitch.low_pass(samples)
+            pitched = voiced and self._pitch.pitched()
         return _Frame(heard.copy(), t_ns, t_ns + self._frame_ns, db, voiced, pitched)
 
     def input_lost(self) -> list[VadEvent]:

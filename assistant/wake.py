@@ -124,17 +124,17 @@ class WakeGate:
             return text
         return None
 
-    def strip(self, text: str, phrases: list[tuple[str, int, bool]] | None = None) -> str | None:
+    def strip(self, text: str, among: list[tuple[str, int, bool]] | None = None) -> str | None:
         """`text` without the wake phrase it begins with (its first letter made a capital); None
-        where it does not begin with one. `phrases`: `_spelt` ones instead of `[wake] phrases`."""
-        phrases = self._phrases if phrases is None else phrases
+        where it does not begin with one. `among`: `_spelt` phrases instead of `[wake] phrases`."""
+        among = self._phrases if among is None else among
         words = text.split()
         # each word as the recognizer spells it, once: a partial transcript comes every block
-        longest = max((length for _, length, _ in phrases), default=0)
+        longest = max((length for _, length, _ in among), default=0)
         spelt = [normalize(word) for word in words[: longest + 2]]
         best: tuple[float, int] | None = None  # (ratio, words the phrase took)
         first = spelt[0] if spelt else ""
-        for phrase, length, after_any_short in phrases:
+        for phrase, length, after_any_short in among:
             for start in (0, 1):
                 if start and not (first in GREETINGS or (after_any_short and len(first) <= SHORT_LETTERS)):
                     continue
