@@ -17,9 +17,11 @@ when it is due the assistant says so aloud (`Pipeline.announce`), after the answ
 Matched on `asr.text.normalize()`d text, as `clock.py` does: numbers arrive as words ("twenty
 five"), so they are read back through the same num2words that spelled them. A time of day without
 a.m. or p.m. is the sooner of the two ("set an alarm for seven" at 5 PM: 7 PM), but a wake-up is in
-the morning ("wake me up at seven" at 5 PM: 7 AM). Timers and alarms live as long as the assistant
-runs (a restart forgets them). They count the time the computer sleeps (`awake_or_asleep_s`): one
-due while it slept is said within CHECK_S of waking, and says how late it is.
+the morning ("wake me up at seven" at 5 PM: 7 AM), and tomorrow's is by day unless the part of the
+day is said ("nine tomorrow": 9 AM, "one tomorrow": 1 PM, "ten tomorrow night": 10 PM). Timers
+and alarms live as long as the assistant runs (a restart forgets them). They count the time the
+computer sleeps (`awake_or_asleep_s`): one due while it slept is said within CHECK_S of waking, and
+says how late it is.
 """
 
 from __future__ import annotations
@@ -61,10 +63,12 @@ _LEFT = re.compile(
     r"(?: on (?:the|my) timers?)?|how long until (?:the|my) timer(?: goes off| is done| ends)?"
     r"|(?:what's|what is) (?:left )?on (?:the|my) timers?|check (?:the|my) timers?)(?: please)?"
 )
+# "... at nine tomorrow", "... tomorrow evening": the part of the day says a.m. or p.m.
+_TOMORROW = r"(?P<tomorrow> tomorrow(?: (?P<part>morning|afternoon|evening|night))?)"
 _ALARM = re.compile(
     rf"{LEAD_IN}(?:(?:set|make|create|give me) (?:an |the |my |a |me an )?alarm (?:for|at)"
     r"|(?P<wake>wake me(?: up)? at)|alarm (?:for|at)) (?P<at>.+?)"
-    r"(?P<tomorrow> tomorrow(?: morning)?)?(?: please)?"
+    rf"{_TOMORROW}?(?: please)?"
 )
 _WHEN = re.compile(
     rf"{LEAD_IN}(?:(?:when|what time) is (?:my|the) (?P<kind>alarm|reminder)s?(?: set for)?"
@@ -74,7 +78,7 @@ _WHEN = re.compile(
 # when is read as a duration or a time of day; a request without one is asked back.
 _REMIND = re.compile(
     rf"{LEAD_IN}(?:in (?P<in_first>.+?) )?(?:remind me|set a reminder)(?: (?:(?P<link>to|that|about) )?"
-    r"(?P<task>.+?))??(?: (?:in (?P<in>.+?)|at (?P<at>.+?)(?P<tomorrow> tomorrow(?: morning)?)?))?"
+    rf"(?P<task>.+?))??(?: (?:in (?P<in>.+?)|at (?P<at>.+?){_TOMORROW}?))?"
     r"(?: please)?"
 )
 # the reminder's words for the user's: "remind me to call my mom" → "Reminder: call your mom."
@@ -83,7 +87,8 @@ _YOURS = {"my": "your", "me": "you", "i": "you", "i'm": "you're", "mine": "yours
 # "seven", "seven thirty", "seven oh five", "seven o'clock", each maybe with "a m"/"am"/"p m"/"pm" or
 # "in the morning" ... (how the normalizer spells "7", "7:30", "7:05 pm", "7:00")
 _HALF_DAY = {"a m": 0, "am": 0, "in the morning": 0, "p m": 12, "pm": 12, "in the afternoon": 12,
-             "in the evening": 12, "at night": 12, "tonight": 12}  # fmt: skip
+             "this afternoon": 12, "in the evening": 12, "this evening": 12, "at night": 12,
+             "tonight": 12}  # fmt: skip
 _CLOCK_TIME = re.compile(
     rf"(?P<hour>{_NUMBER})(?: (?:oh (?P<oh>{_NUMBER})|(?P<minute>{_NUMBER})|o'clock))?"
     rf"(?: (?P<half>{'|'.join(_HALF_DAY)}))?"
@@ -126,13 +131,18 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
     if m := _REMIND.fullmatch(said):
         return _reminder(m, now or datetime.now())
     if m := _ALARM.fullmatch(said):
-        at, seconds = _when_said(m["at"], bool(m["tomorrow"]), now or datetime.now(), bool(m["wake"]))
+        at, seconds = _when_said(m["at"], _part(m), now or datetime.now(), bool(m["wake"]))
         return Request("alarm", seconds, at=at)
     if m := _SET.fullmatch(said):
         seconds = parse_duration(m["for"] or m["named"])
         if seconds is not None or m["for"]:  # "... the pasta timer" is no request; "... for the pasta" is
             return Request("set", seconds)
     return None
+
+
+def _part(m: re.Match) -> str | None:
+    """What "tomorrow" came with in a request ("" alone, "evening" ...), or None without it."""
+    return (m["part"] or "") if m["tomorrow"] else None
 
 
 def _reminder(m: re.Match, now: datetime) -> Request:
@@ -144,7 +154,7 @@ def _reminder(m: re.Match, now: datetime) -> Request:
         if seconds is None and m["in"]:
             task += f" in {m['in']}"
     elif m["at"]:
-        at, seconds = _when_said(m["at"], bool(m["tomorrow"]), now)
+        at, seconds = _when_said(m["at"], _part(m), now)
         if at is None:
             task += f" at {m['at']}{m['tomorrow'] or ''}"
     task = " ".join(_YOURS.get(word, word) for word in task.split())
@@ -152,16 +162,17 @@ def _reminder(m: re.Match, now: datetime) -> Request:
 
 
 def _when_said(
-    words: str, tomorrow: bool, now: datetime, morning: bool = False
+    words: str, tomorrow: str | None, now: datetime, morning: bool = False
 ) -> tuple[datetime | None, int | None]:
     """(the moment a spoken time of day names, seconds from `now` to it), or (None, None): for an
-    alarm or a reminder. "Tomorrow" is honoured when the time is still to come today (at 5 AM,
-    "seven tomorrow")."""
-    at = next_clock_time(words, now, morning)
+    alarm or a reminder. `tomorrow`: what "tomorrow" came with ("" alone, "morning", "evening" ...),
+    or None when it was not said; `morning`: a wake-up, so a.m. unless said otherwise."""
+    if tomorrow is None:
+        at = next_clock_time(words, now, morning)
+    else:
+        at = clock_time_tomorrow(words, now, tomorrow or ("morning" if morning else ""))
     if at is None:
         return None, None
-    if tomorrow and at.date() == now.date():
-        at += timedelta(days=1)
     return at, math.ceil((at - now).total_seconds())
 
 
@@ -169,14 +180,12 @@ def next_clock_time(words: str, now: datetime, morning: bool = False) -> datetim
     """The next moment after `now` that the spoken time of day names ("seven", "six forty five p m",
     "seven o'clock in the morning"), or None. Without a.m. or p.m., the sooner of the two, or the
     morning's when `morning` ("wake me up at seven" at 5 PM)."""
-    m = _CLOCK_TIME.fullmatch(words)
-    if m is None:
+    said = _clock_reading(words)
+    if said is None:
         return None
-    hour, minute = _NUMBERS[m["hour"]], _NUMBERS.get(m["oh"] or m["minute"] or "", 0)
-    if hour > 23 or minute > 59 or (m["half"] and not 1 <= hour <= 12):
-        return None
-    if m["half"]:
-        hours = [hour % 12 + _HALF_DAY[m["half"]]]
+    hour, minute, half = said
+    if half:
+        hours = [hour % 12 + _HALF_DAY[half]]
     else:
         hours = [hour] if hour > 12 else [hour % 12] if morning else [hour % 12, hour % 12 + 12]
     times = []
@@ -184,6 +193,36 @@ def next_clock_time(words: str, now: datetime, morning: bool = False) -> datetim
         at = now.replace(hour=h, minute=minute, second=0, microsecond=0)
         times.append(at if at > now else at + timedelta(days=1))
     return min(times)
+
+
+def clock_time_tomorrow(words: str, now: datetime, part: str = "") -> datetime | None:
+    """The moment on the day after `now`'s that "seven ... tomorrow [morning|afternoon|evening|night]"
+    names, or None. Without a.m., p.m. or a part of the day, the daytime reading, 7:00 to 6:59 PM:
+    asked at 10 AM, "nine tomorrow" is not the sooner 9 PM but 9 AM, and "one tomorrow" is 1 PM."""
+    said = _clock_reading(words)
+    if said is None:
+        return None
+    hour, minute, half = said
+    if half:
+        h = hour % 12 + _HALF_DAY[half]
+    elif hour > 12 or hour == 0:  # "seventeen thirty tomorrow" says which
+        h = hour
+    elif part:
+        h = hour % 12 + (0 if part == "morning" else 12)
+    else:
+        h = hour + 12 if hour < 7 else hour  # twelve: noon
+    return (now + timedelta(days=1)).replace(hour=h, minute=minute, second=0, microsecond=0)
+
+
+def _clock_reading(words: str) -> tuple[int, int, str | None] | None:
+    """(hour, minute, "p m" or another of _HALF_DAY or None) of a spoken time of day, or None."""
+    m = _CLOCK_TIME.fullmatch(words)
+    if m is None:
+        return None
+    hour, minute = _NUMBERS[m["hour"]], _NUMBERS.get(m["oh"] or m["minute"] or "", 0)
+    if hour > 23 or minute > 59 or (m["half"] and not 1 <= hour <= 12):
+        return None
+    return hour, minute, m["half"]
 
 
 def spoken_duration(seconds: int) -> str:

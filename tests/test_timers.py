@@ -84,6 +84,28 @@ def test_tomorrow_is_tomorrow_even_when_the_time_is_still_to_come_today():
     assert parse_request("wake me up at seven tomorrow", five_am).at == datetime(2026, 12, 7, 7, 0)
 
 
+@pytest.mark.parametrize(
+    ("said", "at"),
+    [
+        # the sooner reading (9 PM, 7 PM, 1 AM) was taken, then moved a day on
+        ("remind me to call my mom at 9 tomorrow", datetime(2026, 12, 8, 9, 0)),
+        ("remind me to call my mom at one tomorrow", datetime(2026, 12, 8, 13, 0)),
+        ("remind me to call my mom at twelve tomorrow", datetime(2026, 12, 8, 12, 0)),
+        ("set an alarm for seven tomorrow morning", datetime(2026, 12, 8, 7, 0)),
+        ("remind me to water the plants at nine tomorrow morning", datetime(2026, 12, 8, 9, 0)),
+        ("remind me to lock up at ten tomorrow night", datetime(2026, 12, 8, 22, 0)),
+        ("remind me to call Ann at eight tomorrow evening", datetime(2026, 12, 8, 20, 0)),
+        ("set an alarm for 6:30 pm tomorrow", datetime(2026, 12, 8, 18, 30)),
+        ("alarm for 19:30 tomorrow", datetime(2026, 12, 8, 19, 30)),
+        ("wake me up at five tomorrow", datetime(2026, 12, 8, 5, 0)),  # a wake-up: a.m.
+        ("remind me to take out the trash at six this evening", datetime(2026, 12, 7, 18, 0)),
+    ],
+)
+def test_a_time_tomorrow_is_read_as_daytime_unless_said_otherwise(said, at):
+    ten_am = datetime(2026, 12, 7, 10, 0)
+    assert parse_request(said, ten_am).at == at
+
+
 def test_spoken_duration_in_digits_and_words():
     assert spoken_duration(1) == "1 second"
     assert spoken_duration(90) == "1 minute and 30 seconds"
