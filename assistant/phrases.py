@@ -11,10 +11,10 @@ import re
 
 from assistant.asr.text import normalize
 
-# Words that may open a request without changing it ("hey, could you ...").
+# Words that may open a request without changing it ("hey, could you ...", "i need you to ...").
 LEAD_IN = (
     r"(?:(?:hey|hi|ok|okay|so|um|uh|and|excuse me|sorry|please|assistant|can you|could you|would you"
-    r"|will you)\s+)*"
+    r"|will you|i need you to|i want you to|i'd like you to|don't forget to)\s+)*"
 )
 
 

@@ -63,24 +63,24 @@ _LEFT = re.compile(
     r"(?: on (?:the|my) timers?)?|how long until (?:the|my) timer(?: goes off| is done| ends)?"
     r"|(?:what's|what is) (?:left )?on (?:the|my) timers?|check (?:the|my) timers?)(?: please)?"
 )
-# "... at nine tomorrow", "... tomorrow evening": the part of the day says a.m. or p.m.
-_TOMORROW = r"(?P<tomorrow> tomorrow(?: (?P<part>morning|afternoon|evening|night))?)"
 _ALARM = re.compile(
-    rf"{LEAD_IN}(?:(?:set|make|create|give me) (?:an |the |my |a |me an )?alarm (?:for|at)"
-    r"|(?P<wake>wake me(?: up)? at)|alarm (?:for|at)) (?P<at>.+?)"
-    rf"{_TOMORROW}?(?: please)?"
+    rf"{LEAD_IN}(?:(?:set|make|create|give me) (?:an |the |my |a |me an )?alarm(?: for| at|(?= tomorrow))"
+    r"|alarm (?:for|at)|(?P<wake>wake me(?: up)?)) (?P<when>.+?)(?: please)?"
 )
 _WHEN = re.compile(
     rf"{LEAD_IN}(?:(?:when|what time) is (?:my|the) (?P<kind>alarm|reminder)s?(?: set for)?"
     r"|(?:what are|what's|what is|list) (?:my|the) (?P<kinds>alarm|reminder)s)(?: please)?"
 )
-# "remind me to call my mom in ten minutes", "... at five p m", "in an hour remind me to ...": the
-# when is read as a duration or a time of day; a request without one is asked back.
+# "remind me to call my mom in ten minutes", "... at five p m", "... tomorrow at nine", "remind me
+# at nine tomorrow to ...", "in an hour remind me to ...": the when is read as a duration or a time
+# of day (`_when`) where it stands; a request without one is asked back.
 _REMIND = re.compile(
-    rf"{LEAD_IN}(?:in (?P<in_first>.+?) )?(?:remind me|set a reminder)(?: (?:(?P<link>to|that|about) )?"
-    rf"(?P<task>.+?))??(?: (?:in (?P<in>.+?)|at (?P<at>.+?){_TOMORROW}?))?"
-    r"(?: please)?"
+    rf"{LEAD_IN}(?:(?P<first>.+?) )??(?:remind me|set a reminder)(?: (?P<rest>.+?))?(?: please)?"
 )
+_LINK = re.compile(r"(?P<before>.*?)(?:^|\b)(?P<link>to|that|about) (?P<task>.+)")
+# "at nine tomorrow", "tomorrow evening at eight", "tomorrow at nine"
+_DAY = r"tomorrow(?: (?:morning|afternoon|evening|night))?"
+_AT = re.compile(rf"(?:(?P<day>{_DAY}) )?(?P<at>at |for )?(?P<time>.+?)(?: (?P<day_after>{_DAY}))?")
 # the reminder's words for the user's: "remind me to call my mom" → "Reminder: call your mom."
 _YOURS = {"my": "your", "me": "you", "i": "you", "i'm": "you're", "mine": "yours", "myself": "yourself",
           "i've": "you've", "i'll": "you'll", "am": "are"}  # fmt: skip
@@ -131,7 +131,11 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
     if m := _REMIND.fullmatch(said):
         return _reminder(m, now or datetime.now())
     if m := _ALARM.fullmatch(said):
-        at, seconds = _when_said(m["at"], _part(m), now or datetime.now(), bool(m["wake"]))
+        wake = bool(m["wake"])
+        if wake and not m["when"].startswith(("at ", "tomorrow")):  # "wake me up when it's over"
+            return None
+        said = _when(m["when"], now or datetime.now(), morning=wake, bare=True, durations=False)
+        at, seconds = said or (None, None)  # "set an alarm for the morning": for what time?
         return Request("alarm", seconds, at=at)
     if m := _SET.fullmatch(said):
         seconds = parse_duration(m["for"] or m["named"])
@@ -140,40 +144,53 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
     return None
 
 
-def _part(m: re.Match) -> str | None:
-    """What "tomorrow" came with in a request ("" alone, "evening" ...), or None without it."""
-    return (m["part"] or "") if m["tomorrow"] else None
-
-
-def _reminder(m: re.Match, now: datetime) -> Request:
-    """A reminder request: its task in the reminder's words ("my mom" → "your mom"), and its time.
-    An "in ..." or "at ..." that is no time is part of the task ("put the cake in the oven")."""
-    task, seconds, at = m["task"] or "", None, None
-    if m["in"] or m["in_first"]:
-        seconds = parse_duration(m["in"] or m["in_first"])
-        if seconds is None and m["in"]:
-            task += f" in {m['in']}"
-    elif m["at"]:
-        at, seconds = _when_said(m["at"], _part(m), now)
-        if at is None:
-            task += f" at {m['at']}{m['tomorrow'] or ''}"
+def _reminder(m: re.Match, now: datetime) -> Request | None:
+    """A reminder request: its task in the reminder's words ("my mom" → "your mom"), and its time,
+    said before "remind me", after it ("remind me at nine to ...") or after the task. An "in ..." or
+    "at ..." that is no time is part of the task ("put the cake in the oven")."""
+    at, seconds, task, link = None, None, m["rest"] or "", "to"
+    if m["first"]:  # "in an hour remind me to ...", "tomorrow at nine remind me to ..."
+        if (said := _when(m["first"], now)) is None:
+            return None
+        at, seconds = said
+    if linked := _LINK.fullmatch(task):
+        before = linked["before"].strip()
+        # "remind me at nine tomorrow to call mom", "set a reminder for nine to ...", or a link of
+        # the task ("remind me to go to the store") when nothing, or no when, stands before it
+        said = _when(before, now, bare=True) if before and seconds is None else None
+        if said or not before:
+            link, task = linked["link"], linked["task"]
+            at, seconds = said or (at, seconds)
+    if seconds is None:  # "remind me to call mom tomorrow at nine": the longest end that is a when
+        words = task.split()
+        for i in range(len(words)):
+            if words[i] in ("in", "at", "tomorrow") and (said := _when(" ".join(words[i:]), now)):
+                at, seconds = said
+                task = " ".join(words[:i])
+                break
     task = " ".join(_YOURS.get(word, word) for word in task.split())
-    return Request("remind", seconds, at=at, task=task, link=m["link"] or "to")
+    return Request("remind", seconds, at=at, task=task, link=link)
 
 
-def _when_said(
-    words: str, tomorrow: str | None, now: datetime, morning: bool = False
-) -> tuple[datetime | None, int | None]:
-    """(the moment a spoken time of day names, seconds from `now` to it), or (None, None): for an
-    alarm or a reminder. `tomorrow`: what "tomorrow" came with ("" alone, "morning", "evening" ...),
-    or None when it was not said; `morning`: a wake-up, so a.m. unless said otherwise."""
-    if tomorrow is None:
-        at = next_clock_time(words, now, morning)
+def _when(
+    words: str, now: datetime, morning: bool = False, bare: bool = False, durations: bool = True
+) -> tuple[datetime | None, int] | None:
+    """(the moment, seconds from `now` to it) that `words` name, or None: "in ten minutes" (no
+    moment: None, 600), "at nine", "at nine tomorrow", "tomorrow evening at eight", and without "at"
+    when `bare` ("nine tomorrow", after "set an alarm for"). `morning`: a wake-up, so a.m. unless
+    said otherwise."""
+    if words.startswith("in "):
+        seconds = parse_duration(words[3:]) if durations else None
+        return None if seconds is None else (None, seconds)
+    m = _AT.fullmatch(words)
+    if m is None or (m["day"] and m["day_after"]) or not (bare or m["at"]):
+        return None
+    if day := m["day"] or m["day_after"]:  # what "tomorrow" came with says a.m. or p.m.
+        part = day.removeprefix("tomorrow").strip() or ("morning" if morning else "")
+        at = clock_time_tomorrow(m["time"], now, part)
     else:
-        at = clock_time_tomorrow(words, now, tomorrow or ("morning" if morning else ""))
-    if at is None:
-        return None, None
-    return at, math.ceil((at - now).total_seconds())
+        at = next_clock_time(m["time"], now, morning)
+    return None if at is None else (at, math.ceil((at - now).total_seconds()))
 
 
 def next_clock_time(words: str, now: datetime, morning: bool = False) -> datetime | None:

@@ -48,6 +48,7 @@ def test_spoken_durations(words, seconds):
         # not (only) about a timer: the LLM's
         ("I hate this pasta timer", None),
         ("Set an alarm clock on fire.", None),
+        ("wake me up when it's over", None),
         ("How long is a minute?", None),
         ("What is a timer?", None),
     ],
@@ -104,6 +105,74 @@ def test_tomorrow_is_tomorrow_even_when_the_time_is_still_to_come_today():
 def test_a_time_tomorrow_is_read_as_daytime_unless_said_otherwise(said, at):
     ten_am = datetime(2026, 12, 7, 10, 0)
     assert parse_request(said, ten_am).at == at
+
+
+TOMORROW_9AM = datetime(2026, 12, 8, 9, 0)
+
+
+@pytest.mark.parametrize(
+    ("said", "asked"),
+    [
+        # the time before the task, or "tomorrow" before the time, was asked back or misread
+        (
+            "remind me to call my mom tomorrow at nine",
+            Request("remind", at=TOMORROW_9AM, task="call your mom"),
+        ),
+        (
+            "remind me tomorrow at nine to call my mom",
+            Request("remind", at=TOMORROW_9AM, task="call your mom"),
+        ),
+        (
+            "remind me at nine tomorrow to call my mom",
+            Request("remind", at=TOMORROW_9AM, task="call your mom"),
+        ),
+        (
+            "tomorrow at nine, remind me to call my mom",
+            Request("remind", at=TOMORROW_9AM, task="call your mom"),
+        ),
+        (
+            "set a reminder for 9 tomorrow to call my mom",
+            Request("remind", at=TOMORROW_9AM, task="call your mom"),
+        ),
+        ("remind me in ten minutes to check the oven", Request("remind", 600, task="check the oven")),
+        (
+            "I need you to remind me to check the oven in ten minutes",
+            Request("remind", 600, task="check the oven"),
+        ),
+        ("remind me at five to leave", Request("remind", at=datetime(2026, 12, 7, 17, 0), task="leave")),
+        (
+            "remind me to go to the store at six",
+            Request("remind", at=datetime(2026, 12, 7, 18), task="go to the store"),
+        ),
+        (
+            "remind me to put the cake in the oven in ten minutes",
+            Request("remind", 600, task="put the cake in the oven"),
+        ),
+        # no time said: asked back, all of it the task
+        ("remind me tomorrow to call my mom", Request("remind", task="tomorrow to call your mom")),
+        ("remind me to call my mom tomorrow", Request("remind", task="call your mom tomorrow")),
+    ],
+)
+def test_a_reminder_is_heard_wherever_its_time_is_said(said, asked):
+    ten_am = datetime(2026, 12, 7, 10, 0)
+    if asked.at is not None:
+        asked = asked._replace(seconds=int((asked.at - ten_am).total_seconds()))
+    assert parse_request(said, ten_am) == asked
+
+
+@pytest.mark.parametrize(
+    ("said", "at"),
+    [
+        ("set an alarm for tomorrow at seven", datetime(2026, 12, 8, 7, 0)),
+        ("wake me up tomorrow at seven", datetime(2026, 12, 8, 7, 0)),
+        ("set an alarm for tomorrow morning at six thirty", datetime(2026, 12, 8, 6, 30)),
+        ("wake me up tomorrow", None),  # for what time? asked back
+        ("set an alarm for the morning", None),
+    ],
+)
+def test_an_alarm_for_tomorrow_at_a_time(said, at):
+    request = parse_request(said, datetime(2026, 12, 7, 10, 0))
+    assert request.what == "alarm" and request.at == at
 
 
 def test_spoken_duration_in_digits_and_words():
