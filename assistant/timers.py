@@ -13,6 +13,7 @@ when it is due the assistant says so aloud (`Pipeline.announce`), after the answ
     timers.answer("set an alarm for six forty five a m")    # "Alarm set for 6:45 AM tomorrow."
     timers.answer("when is my alarm")                       # "Your alarm is set for 6:45 AM tomorrow."
     timers.answer("remind me to call my mom in ten minutes")  # "Okay, I'll remind you to call your mom ..."
+    timers.answer("snooze")                                 # after an alarm rang: "Snoozed until 7:09 AM."
 
 Matched on `asr.text.normalize()`d text, as `clock.py` does: numbers arrive as words ("twenty
 five"), so they are read back through the same num2words that spelled them. A time of day without
@@ -49,27 +50,46 @@ _PART = re.compile(
 )
 _DURATION = re.compile(rf"{_PART.pattern}(?:(?: and | )(?:{_PART.pattern}))*")
 
-_TIMER = r"(?:a |an |the |my |me a |me an )?timer"
+_TIMER = r"(?:a |an |the |my |me a |me an |another |one more )?timer"
 _SET = re.compile(
-    rf"{LEAD_IN}(?:(?:set|start|make|create|put on|give me)\s+)?(?:{_TIMER} (?:for|of) (?P<for>.+?)"
-    rf"|(?:a |an )?(?P<named>.+?) timer)(?: please)?"
+    rf"{LEAD_IN}(?:(?P<verb>set|start|make|create|put on|give me)\s+)?(?:{_TIMER}(?: (?:for|of) (?P<for>.+?)"
+    rf"| (?P<bare>.+?))?|(?:a |an |another )?(?P<named>.+?) timer)(?: please)?"
 )
 _CANCEL = re.compile(
     rf"{LEAD_IN}(?:cancel|stop|delete|remove|clear|turn off|end)(?: the| my| all| all the| all my)?"
     r" (?P<kind>timer|alarm|reminder)s?(?: please)?"
 )
+# asked of a timer or an alarm what it cannot do: an honest answer, not the LLM's "Done!"
+_CANNOT = re.compile(
+    rf"{LEAD_IN}(?:(?:pause|resume|restart|unpause|stop and restart) (?:the |my |all )?(?:timer|alarm)s?"
+    r"|add .+ to (?:the |my )?(?:timer|alarm)s?|(?:extend|lengthen|shorten) (?:the |my )?timers?.*)"
+    r"(?: please)?"
+)
+# "snooze", "snooze for five minutes", after an alarm rang
+_SNOOZE = re.compile(rf"{LEAD_IN}snooze(?: (?:it|the alarm|my alarm))?(?: for (?P<for>.+?))?(?: please)?")
+SNOOZE_S = 9 * 60  # as a bedside clock snoozes
+SNOOZE_WITHIN_S = 30 * 60  # "snooze" this long after an alarm rang snoozes it
+# "every day", "on weekdays": an alarm or a reminder is set once, and says so
+_EVERY = re.compile(
+    r" (?:every (?:day|morning|evening|night|weekday)|each (?:day|morning)|daily|on weekdays)\b"
+)
 _LEFT = re.compile(
     rf"{LEAD_IN}(?:how (?:much time|much longer|long) (?:is |is there )?(?:left|remaining|to go)"
     r"(?: on (?:the|my) timers?)?|how long until (?:the|my) timer(?: goes off| is done| ends)?"
+    r"|(?:do i have|are there|is there) (?:any|a) timers?(?: running| on)?"
+    r"|(?:what|which) timers (?:do i have|are running)"
     r"|(?:what's|what is) (?:left )?on (?:the|my) timers?|check (?:the|my) timers?)(?: please)?"
 )
 _ALARM = re.compile(
-    rf"{LEAD_IN}(?:(?:set|make|create|give me) (?:an |the |my |a |me an )?alarm(?: for| at|(?= tomorrow))"
-    r"|alarm (?:for|at)|(?P<wake>wake me(?: up)?)) (?P<when>.+?)(?: please)?"
+    rf"{LEAD_IN}(?:(?:set|make|create|give me) (?:an |the |my |a |me an )?alarm"
+    r"(?: for| at|(?= tomorrow| in ))|alarm (?:for|at)|(?P<wake>wake me(?: up)?)) (?P<when>.+?)(?: please)?"
 )
 _WHEN = re.compile(
     rf"{LEAD_IN}(?:(?:when|what time) is (?:my|the) (?P<kind>alarm|reminder)s?(?: set for)?"
-    r"|(?:what are|what's|what is|list) (?:my|the) (?P<kinds>alarm|reminder)s)(?: please)?"
+    r"|(?:what are|what's|what is|list|tell me|read me) (?:my|the) (?P<kinds>alarm|reminder)s"
+    r"|(?:what|which) (?P<which>alarm|reminder)s (?:do i have|are set|are there|have i set)"
+    r"|(?:do i have|have i set|are there|is there) (?:any|an|a) (?P<any>alarm|reminder)s?(?: set)?)"
+    r"(?: please)?"
 )
 # "remind me to call my mom in ten minutes", "... at five p m", "... tomorrow at nine", "remind me
 # at nine tomorrow to ...", "in an hour remind me to ...": the when is read as a duration or a time
@@ -96,12 +116,14 @@ _CLOCK_TIME = re.compile(
 
 
 class Request(NamedTuple):
-    what: str  # "set" (a timer), "alarm", "remind", "cancel", "left" (on the timers), "when"
+    what: str  # "set" (a timer), "alarm", "remind", "cancel", "left" (on the timers), "when", "snooze",
+    # "cannot" (pause a timer, add time to it)
     seconds: int | None = None  # set, alarm, remind: from now until due; None: no time said (asked back)
     kind: str = "timer"  # cancel, when: "timer", "alarm" or "reminder"
     at: datetime | None = None  # alarm, remind: when, if said as a time of day
     task: str = ""  # remind: what to remind of, as the reminder says it ("call your mom")
     link: str = "to"  # remind: "to", "that" or "about", as asked ("remind me that the oven is on")
+    repeat: bool = False  # alarm, remind: asked for every day, which is not done (set once, said so)
 
 
 def parse_duration(words: str) -> int | None:
@@ -122,24 +144,36 @@ def parse_duration(words: str) -> int | None:
 def parse_request(text: str, now: datetime | None = None) -> Request | None:
     """What `text` asks of the timers and alarms; None when it is not only about them."""
     said = normalize(text)
+    now = now or datetime.now()
     if m := _CANCEL.fullmatch(said):
         return Request("cancel", kind=m["kind"])
     if _LEFT.fullmatch(said):
         return Request("left")
     if m := _WHEN.fullmatch(said):
-        return Request("when", kind=m["kind"] or m["kinds"])
-    if m := _REMIND.fullmatch(said):
-        return _reminder(m, now or datetime.now())
-    if m := _ALARM.fullmatch(said):
+        return Request("when", kind=m["kind"] or m["kinds"] or m["which"] or m["any"])
+    if _CANNOT.fullmatch(said):
+        return Request("cannot")
+    if m := _SNOOZE.fullmatch(said):
+        seconds = parse_duration(m["for"]) if m["for"] else SNOOZE_S
+        return Request("snooze", seconds)
+    once = _EVERY.sub("", said)  # "every day": set once, and said so
+    if m := _REMIND.fullmatch(once):
+        request = _reminder(m, now)
+        return request and request._replace(repeat=once != said)
+    if m := _ALARM.fullmatch(once):
         wake = bool(m["wake"])
-        if wake and not m["when"].startswith(("at ", "tomorrow")):  # "wake me up when it's over"
+        if wake and not m["when"].startswith(("at ", "in ", "tomorrow")):  # "wake me up when it's over"
             return None
-        said = _when(m["when"], now or datetime.now(), morning=wake, bare=True, durations=False)
-        at, seconds = said or (None, None)  # "set an alarm for the morning": for what time?
-        return Request("alarm", seconds, at=at)
+        at, seconds = _when(m["when"], now, morning=wake, bare=True) or (None, None)  # "for the morning"
+        if at is None and seconds is not None:  # "wake me up in an hour": at the time it will be then
+            at = now + timedelta(seconds=seconds)
+        return Request("alarm", seconds, at=at, repeat=once != said)
     if m := _SET.fullmatch(said):
-        seconds = parse_duration(m["for"] or m["named"])
-        if seconds is not None or m["for"]:  # "... the pasta timer" is no request; "... for the pasta" is
+        if m["bare"] and not m["verb"]:  # "the timer is beeping"
+            return None
+        seconds = parse_duration(m["for"] or m["bare"] or m["named"] or "")
+        # "... the pasta timer" is no request; "... for the pasta" and "set a timer" are: for how long?
+        if seconds is not None or m["for"] or (m["verb"] and not (m["bare"] or m["named"])):
             return Request("set", seconds)
     return None
 
@@ -173,14 +207,14 @@ def _reminder(m: re.Match, now: datetime) -> Request | None:
 
 
 def _when(
-    words: str, now: datetime, morning: bool = False, bare: bool = False, durations: bool = True
+    words: str, now: datetime, morning: bool = False, bare: bool = False
 ) -> tuple[datetime | None, int] | None:
     """(the moment, seconds from `now` to it) that `words` name, or None: "in ten minutes" (no
     moment: None, 600), "at nine", "at nine tomorrow", "tomorrow evening at eight", and without "at"
     when `bare` ("nine tomorrow", after "set an alarm for"). `morning`: a wake-up, so a.m. unless
     said otherwise."""
     if words.startswith("in "):
-        seconds = parse_duration(words[3:]) if durations else None
+        seconds = parse_duration(words[3:])
         return None if seconds is None else (None, seconds)
     m = _AT.fullmatch(words)
     if m is None or (m["day"] and m["day_after"]) or not (bare or m["at"]):
@@ -298,6 +332,7 @@ class Timers:
     running: list[Timer] = field(default_factory=list)
     clock: Callable[[], float] = awake_or_asleep_s  # seconds; a test's own clock can sleep
     check_s: float = CHECK_S
+    rang: float | None = None  # when an alarm last rang, on `clock`: "snooze" snoozes it
 
     @property
     def timers(self) -> list[Timer]:
@@ -322,6 +357,10 @@ class Timers:
             return self._left()
         if request.what == "when":
             return self._when(request.kind, now or datetime.now())
+        if request.what == "cannot":
+            return "I can't pause a timer or change its time yet: cancel it and set a new one."
+        if request.what == "snooze":
+            return self._snooze(request.seconds or SNOOZE_S, now or datetime.now())
         if request.seconds is None:  # "set a timer for the pasta": for how long? (not the LLM's guess)
             if request.what == "alarm":
                 return "For what time? Say, for example: set an alarm for 7:30 AM."
@@ -329,7 +368,9 @@ class Timers:
                 return "When? Say, for example: remind me to call mom in ten minutes, or at 5 PM."
             return "For how long? Say, for example: set a timer for five minutes."
         task = request.task if request.what == "remind" else None
-        return self._set(request.seconds, request.at, now or datetime.now(), task, request.link)
+        done = self._set(request.seconds, request.at, now or datetime.now(), task, request.link)
+        kind = "reminders" if task is not None else "alarms"
+        return done + (f" Once only: I can't repeat {kind} yet." if request.repeat else "")
 
     def _set(
         self, seconds: int, at: datetime | None, now: datetime, task: str | None = None, link: str = "to"
@@ -374,9 +415,19 @@ class Timers:
                     "computer was asleep."
                 )
         elif timer.at is not None:
+            self.rang = self.clock()
             self.announce(f"It's {time_of_day(timer.at)}. This is your alarm.")
         else:
             self.announce(f"Your timer for {spoken_duration(timer.seconds)} is done.")
+
+    def _snooze(self, seconds: int, now: datetime) -> str:
+        """The alarm that rang within SNOOZE_WITHIN_S, again in `seconds`."""
+        if self.rang is None or self.clock() - self.rang > SNOOZE_WITHIN_S:
+            return "There is no alarm to snooze."
+        self.rang = None
+        at = now + timedelta(seconds=seconds)
+        self._set(seconds, at, now)
+        return f"Snoozed until {time_of_day(at)}."
 
     def _cancel(self, kind: str) -> str:
         chosen = self.of_kind(kind)
@@ -412,7 +463,7 @@ class Timers:
         alarms = sorted(self.alarms, key=lambda t: t.due)
         if not alarms:
             return "There is no alarm set."
-        times = " and ".join(_alarm_time(t.at, now) for t in alarms)
+        times = _listed([_alarm_time(t.at, now) for t in alarms])
         return f"Your alarm is set for {times}." if len(alarms) == 1 else f"Your alarms are set for {times}."
 
     def close(self) -> int:

@@ -45,10 +45,22 @@ def test_spoken_durations(words, seconds):
         ("How much time is left?", Request("left")),
         ("how long is left on the timer", Request("left")),
         ("When is my alarm?", Request("when", kind="alarm")),
+        # asked another way (the LLM had answered these, and set nothing)
+        ("set timer ten minutes", Request("set", 600)),
+        ("set another timer for two minutes", Request("set", 120)),
+        ("set a timer", Request("set", None)),  # for how long? asked back
+        ("do I have any timers", Request("left")),
+        ("what reminders do I have", Request("when", kind="reminder")),
+        ("do I have any alarms set", Request("when", kind="alarm")),
+        ("pause the timer", Request("cannot")),
+        ("add five minutes to the timer", Request("cannot")),
+        ("snooze", Request("snooze", 540)),
+        ("snooze for five minutes", Request("snooze", 300)),
         # not (only) about a timer: the LLM's
         ("I hate this pasta timer", None),
         ("Set an alarm clock on fire.", None),
         ("wake me up when it's over", None),
+        ("the timer is beeping", None),
         ("How long is a minute?", None),
         ("What is a timer?", None),
     ],
@@ -173,6 +185,55 @@ def test_a_reminder_is_heard_wherever_its_time_is_said(said, asked):
 def test_an_alarm_for_tomorrow_at_a_time(said, at):
     request = parse_request(said, datetime(2026, 12, 7, 10, 0))
     assert request.what == "alarm" and request.at == at
+
+
+def test_an_alarm_in_a_while_is_set_for_the_time_it_will_be_then():
+    ten_am = datetime(2026, 12, 7, 10, 0)
+    assert parse_request("wake me up in an hour", ten_am) == Request(
+        "alarm", 3600, at=datetime(2026, 12, 7, 11, 0)
+    )
+    assert parse_request("set an alarm in 20 minutes", ten_am).at == datetime(2026, 12, 7, 10, 20)
+
+
+def test_every_day_is_set_once_and_said_so():
+    async def main():
+        timers = Timers(lambda text: None)
+        ten_am = datetime(2026, 12, 7, 10, 0)
+        assert timers.answer("wake me up at 7 every day", ten_am) == (
+            "Alarm set for 7:00 AM tomorrow. Once only: I can't repeat alarms yet."
+        )
+        assert timers.answer("remind me every day at nine am to take my pills", ten_am) == (
+            "Okay, I'll remind you to take your pills at 9:00 AM tomorrow. Once only: I can't repeat"
+            " reminders yet."
+        )
+        assert len(timers.running) == 2
+        timers.close()
+
+    asyncio.run(main())
+
+
+def test_snooze_sets_the_alarm_that_rang_again():
+    async def main():
+        said: list[str] = []
+        now = [0.0]
+        timers = Timers(said.append, clock=lambda: now[0], check_s=0.05)
+        almost_seven = datetime(2026, 12, 7, 6, 59)
+        assert timers.answer("snooze", almost_seven) == "There is no alarm to snooze."
+        assert timers.answer("wake me up at seven", almost_seven) == "Alarm set for 7:00 AM."
+        now[0] += 60
+        await asyncio.sleep(0.2)
+        assert said == ["It's 7:00 AM. This is your alarm."]
+        seven = datetime(2026, 12, 7, 7, 0)
+        assert timers.answer("snooze", seven) == "Snoozed until 7:09 AM."
+        assert timers.answer("when is my alarm", seven) == "Your alarm is set for 7:09 AM."
+        now[0] += 9 * 60
+        await asyncio.sleep(0.2)
+        assert said[1:] == ["It's 7:09 AM. This is your alarm."]
+        now[0] += 31 * 60  # too long after it rang: nothing to snooze
+        assert timers.answer("snooze", datetime(2026, 12, 7, 7, 40)) == "There is no alarm to snooze."
+        assert not timers.running
+
+    asyncio.run(main())
 
 
 def test_spoken_duration_in_digits_and_words():
