@@ -3,8 +3,9 @@
 The embedded 135M model got every sum it was asked wrong: "345 + 678 = 123", "15 percent of 80 is
 2", "the square root of 144 is approximately 2.3986", "ten times seven is a fun way to add numbers
 together". So a question that is only a sum is worked out here: + − × ÷, powers, "squared",
-"cubed", square roots and percentages, with the numbers as the recognizer spells them ("three
-hundred and forty five", read back by text2num) or as typed ("345 + 678", "15% of 80").
+"cubed", square roots, percentages and fractions ("half of", "two thirds of"), with the numbers as
+the recognizer spells them ("three hundred and forty five", read back by text2num) or as typed
+("345 + 678", "15% of 80").
 
     arithmetic.answer("what is twelve times seven")   # "12 times 7 is 84."
     arithmetic.answer("What's 100 / 7?")              # "100 divided by 7 is about 14.2857."
@@ -45,8 +46,11 @@ _OPERATORS = {
 }  # fmt: skip
 _POSTFIX = {"squared": "**2", "cubed": "**3", "percent": "/100"}
 _OPERATOR = "|".join(sorted(map(re.escape, _OPERATORS), key=len, reverse=True))
+# "half of 250", "a third of 90", "two thirds of 60", "three quarters of 80" (text2num's "a 3rd of 90")
+_FRACTION = r"(?:(?:a|\d+) )?(?:half|3rds?|quarters?) of"
+_DENOMINATOR = {"half": 2, "3rd": 3, "3rds": 3, "quarter": 4, "quarters": 4}
 _TERM = (
-    rf"(?:minus )?(?:(?:the )?(?:square|cube) root of (?:minus )?)?(?:a )?{_NUMBER}"
+    rf"(?:minus )?(?:{_FRACTION} )?(?:(?:the )?(?:square|cube) root of (?:minus )?)?(?:a )?{_NUMBER}"
     rf"(?: (?:{'|'.join(_POSTFIX)}))?"
 )
 _EXPRESSION = rf"{_TERM}(?: (?:{_OPERATOR}) {_TERM})*"
@@ -73,7 +77,7 @@ def answer(text: str) -> str | None:
         said = sum_["sum"]
     else:
         return None
-    if not re.search(rf"{_OPERATOR}|{'|'.join(_POSTFIX)}|root", said):
+    if not re.search(rf"{_OPERATOR}|{'|'.join(_POSTFIX)}|root|{_FRACTION}", said):
         return None  # a number alone ("what is seven") is the LLM's
     try:
         value = _evaluate(_python(said))
@@ -81,7 +85,7 @@ def answer(text: str) -> str | None:
         return str(reason)
     except (ArithmeticError, ValueError, SyntaxError):
         return None
-    spoken = re.sub(r"\ba (?=\d)", "", said)
+    spoken = re.sub(r"\ba (?=\d)", "", said.replace("3rd", "third"))
     return f"{spoken[0].upper()}{spoken[1:]} is {spoken_number(value)}."
 
 
@@ -95,8 +99,12 @@ def in_digits(text: str) -> str:
 def _python(said: str) -> str:
     """The sum as a Python expression: "the square root of 144 plus 2 squared" → "sqrt(144)+2**2"."""
     out, root_open = [], False
-    for word in re.findall(rf"{_OPERATOR}|(?:square|cube) root of|{'|'.join(_POSTFIX)}|{_NUMBER}", said):
-        if word.endswith("root of"):
+    tokens = rf"{_FRACTION}|{_OPERATOR}|(?:square|cube) root of|{'|'.join(_POSTFIX)}|{_NUMBER}"
+    for word in re.findall(tokens, said):
+        if fraction := re.fullmatch(rf"(?:(?P<n>a|\d+) )?(?P<d>{'|'.join(_DENOMINATOR)}) of", word):
+            numerator = fraction["n"] if fraction["n"] not in (None, "a") else "1"
+            out.append(f"({numerator}/{_DENOMINATOR[fraction['d']]})*")
+        elif word.endswith("root of"):
             out.append("sqrt(" if word.startswith("square") else "cbrt(")
             root_open = True
         elif word in _OPERATORS:  # "minus" too: "minus 5", as "5 minus 3"

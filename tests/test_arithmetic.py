@@ -30,6 +30,10 @@ from assistant import arithmetic
         ("subtract three from ten", "10 minus 3 is 7."),
         ("multiply four by six please", "4 times 6 is 24."),
         ("divide ten by four", "10 divided by 4 is 2.5."),
+        ("what is half of two hundred and fifty", "Half of 250 is 125."),
+        ("what is a third of ninety", "A third of 90 is 30."),
+        ("what's two thirds of sixty", "2 thirds of 60 is 40."),
+        ("what is three quarters of eighty plus one", "3 quarters of 80 plus 1 is 61."),
         # no number to say
         ("what is ten divided by zero", "You can't divide by zero: there is no answer."),
         ("what is the square root of minus four", "That has no answer in real numbers."),
@@ -37,6 +41,7 @@ from assistant import arithmetic
         ("what is a billion times a billion", "That number is too large to say."),
         # the LLM's: not a sum alone
         ("what is seven", None),
+        ("what is a third", None),
         ("what is the capital of france", None),
         ("what is two plus two in binary", None),
         ("tell me a story about five dragons and three knights", None),
