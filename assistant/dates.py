@@ -5,8 +5,10 @@ The embedded LLM said "How many days until Christmas?" back, and "it's december 
 weekday of December 25. `clock.py` answers for today; this answers for another day, named by a
 date ("december twenty fifth", "the fourth of july twenty twenty seven"), a day near today
 ("tomorrow", "in three days", "next friday", "two weeks from now": dateparser reads these, the
-numbers put back in digits first) or a fixed holiday (HOLIDAYS, which dateparser does not know).
-A question about a day with no date in it ("what day is my birthday") goes to the LLM.
+numbers put back in digits first) or a holiday (HOLIDAYS, which dateparser does not know: fixed
+ones, Easter, and the US days on an nth weekday, as Thanksgiving). "When is easter" is asked of a
+holiday only ("when is my alarm" is `timers.py`'s), and "how many weeks until ..." in weeks and
+days. A question about a day with no date in it ("what day is my birthday") goes to the LLM.
 
     dates.answer("how many days until christmas", now)   # "19 days: it's Friday, December 25, 2026."
     dates.answer("what day is tomorrow", now)             # "It's Monday, December 7, 2026."
@@ -15,17 +17,32 @@ A question about a day with no date in it ("what day is my birthday") goes to th
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date, datetime
+
+from dateutil.easter import easter
+from dateutil.relativedelta import MO, SU, TH, relativedelta
 
 from assistant.arithmetic import in_digits
 from assistant.clock import DAYS, date_of
 from assistant.phrases import LEAD_IN
 
-HOLIDAYS = {  # name → (month, day): fixed-date days only; Easter and Thanksgiving move
-    "christmas": (12, 25), "christmas day": (12, 25), "christmas eve": (12, 24),
-    "new year": (1, 1), "new year's": (1, 1), "new year's day": (1, 1), "new years day": (1, 1),
-    "new year's eve": (12, 31), "new years eve": (12, 31), "valentine's day": (2, 14),
+# name (without apostrophes) → its date in a year; dateparser knows none of them
+_FIXED = {
+    "christmas": (12, 25), "christmas day": (12, 25), "christmas eve": (12, 24), "boxing day": (12, 26),
+    "new year": (1, 1), "new years": (1, 1), "new years day": (1, 1), "new years eve": (12, 31),
     "valentines day": (2, 14), "halloween": (10, 31), "independence day": (7, 4),
+    "st patricks day": (3, 17), "saint patricks day": (3, 17), "april fools day": (4, 1),
+}  # fmt: skip
+HOLIDAYS: dict[str, Callable[[int], date]] = {
+    **{name: (lambda year, md=md: date(year, *md)) for name, md in _FIXED.items()},
+    "easter": easter, "easter sunday": easter,
+    # the US days, as Independence Day is
+    "thanksgiving": lambda year: date(year, 11, 1) + relativedelta(weekday=TH(+4)),
+    "mothers day": lambda year: date(year, 5, 1) + relativedelta(weekday=SU(+2)),
+    "fathers day": lambda year: date(year, 6, 1) + relativedelta(weekday=SU(+3)),
+    "memorial day": lambda year: date(year, 5, 31) + relativedelta(weekday=MO(-1)),
+    "labor day": lambda year: date(year, 9, 1) + relativedelta(weekday=MO(+1)),
 }  # fmt: skip
 # A day is named only with one of these: dateparser alone reads "may" as May 1 and "5" as the 5th.
 _NAMES_A_DAY = re.compile(
@@ -33,13 +50,14 @@ _NAMES_A_DAY = re.compile(
 )
 _WHEN = r"(?P<when>.+?)"
 _UNTIL = re.compile(
-    rf"{LEAD_IN}how many (?:days|sleeps) (?:are )?(?:there )?(?:are )?(?:left )?(?:is it )?"
+    rf"{LEAD_IN}how many (?P<unit>days|sleeps|weeks) (?:are )?(?:there )?(?:are )?(?:left )?(?:is it )?"
     rf"(?P<how>until|till|til|to|before|since|after) {_WHEN}(?: please)?"
 )
 _WHICH_DAY = re.compile(
     rf"{LEAD_IN}(?:what|which) (?:day|date)(?: of the week)? (?P<verb>is|was|will be|will it be)"
     rf"(?: it)? {_WHEN}(?: on| going to be)?(?: please)?"
 )
+_WHEN_IS = re.compile(rf"{LEAD_IN}when (?P<verb>is|was|will be|will it be) {_WHEN}(?: please)?")
 _DATE_OF = re.compile(
     rf"{LEAD_IN}(?:what's|what is|what was|what will be|what'll be) the (?:date|day)"
     rf"(?: of the week)? {_WHEN}(?: please)?"
@@ -59,9 +77,12 @@ def answer(text: str, now: datetime | None = None) -> str | None:
         days = abs((day - today).days)
         if days == 0:
             return f"That's today: {date_of(day)}."
-        count = "1 day" if days == 1 else f"{days} days"
+        count = _weeks(days) if until["unit"] == "weeks" else _count(days, "day")
         return f"{count} ago: it was {date_of(day)}." if day < today else f"{count}: it's {date_of(day)}."
     asked = _WHICH_DAY.fullmatch(said) or _DATE_OF.fullmatch(said)
+    if asked is None and (asked := _WHEN_IS.fullmatch(said)):  # "when is easter": a holiday only
+        if _holiday(asked["when"], now, past=False) is None:  # "when is my alarm": timers.py's
+            return None
     if asked is None:
         return None
     past = asked.groupdict().get("verb") == "was" or said.startswith(("what was", "which was"))
@@ -69,6 +90,32 @@ def answer(text: str, now: datetime | None = None) -> str | None:
     if day is None:
         return None
     return f"It was {date_of(day)}." if day < today else f"It's {date_of(day)}."
+
+
+def _holiday(when: str, now: datetime, past: bool) -> date | None:
+    """The day of the holiday `when` names ("christmas", "easter this year", "thanksgiving next
+    year"): the next one, or the last when `past`, unless the year is said; else None."""
+    m = re.fullmatch(r"(?:the )?(?P<name>.+?)(?: (?P<year>this|next|last) year)?", when.replace("'", ""))
+    if (day_in := HOLIDAYS.get(m["name"])) is None:
+        return None
+    if m["year"]:
+        return day_in(now.year + {"this": 0, "next": 1, "last": -1}[m["year"]])
+    this_year = day_in(now.year)
+    if past:
+        return this_year if this_year <= now.date() else day_in(now.year - 1)
+    return this_year if this_year >= now.date() else day_in(now.year + 1)
+
+
+def _count(n: int, unit: str) -> str:
+    return f"{n} {unit}{'s' * (n != 1)}"
+
+
+def _weeks(days: int) -> str:
+    """19 → "2 weeks and 5 days"."""
+    weeks, rest = divmod(days, 7)
+    if not weeks:
+        return _count(rest, "day")
+    return _count(weeks, "week") + (f" and {_count(rest, 'day')}" if rest else "")
 
 
 def load() -> None:
@@ -80,12 +127,8 @@ def load() -> None:
 def _day(when: str, now: datetime, past: bool) -> date | None:
     """The day `when` names (the next one of that name, or the last one when `past`), else None."""
     when = re.sub(r"^(?:it |the day |the date )", "", when.strip())
-    holiday = HOLIDAYS.get(re.sub(r"^the ", "", when))
-    if holiday is not None:
-        this_year = date(now.year, *holiday)
-        if past:
-            return this_year if this_year <= now.date() else date(now.year - 1, *holiday)
-        return this_year if this_year >= now.date() else date(now.year + 1, *holiday)
+    if (holiday := _holiday(when, now, past)) is not None:
+        return holiday
     if not _NAMES_A_DAY.search(when):
         return None
     import dateparser  # here, not with the module: the commands that never ask need not pay for it

@@ -31,6 +31,19 @@ NOW = datetime(2026, 12, 6, 19, 0)  # a Sunday
         ("what day is a week from today", "It's Sunday, December 13, 2026."),  # dateparser: a week ago
         ("what day is christmas on", "It's Friday, December 25, 2026."),
         ("what day is it today", "It's Sunday, December 6, 2026."),  # (the clock answers it first)
+        # holidays that move, "when is", weeks, a year said
+        ("when is thanksgiving", "It's Thursday, November 25, 2027."),  # this year's was November 26
+        ("when was thanksgiving this year", "It was Thursday, November 26, 2026."),
+        ("When is Easter?", "It's Sunday, March 28, 2027."),
+        ("when was easter", "It was Sunday, April 5, 2026."),
+        ("when is mother's day", "It's Sunday, May 9, 2027."),
+        ("what day is labor day next year", "It's Monday, September 6, 2027."),
+        ("when is memorial day", "It's Monday, May 31, 2027."),
+        ("when is new year's eve", "It's Thursday, December 31, 2026."),
+        ("how many weeks until christmas", "2 weeks and 5 days: it's Friday, December 25, 2026."),
+        ("how many weeks until easter", "16 weeks: it's Sunday, March 28, 2027."),
+        ("when is my alarm", None),  # timers.py's
+        ("when is the party", None),
         # no day named: the LLM's
         ("what day is my birthday", None),
         ("how many days until my birthday", None),
