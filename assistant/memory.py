@@ -1,6 +1,8 @@
 """Every turn of every conversation, in one SQLite file, through sqlite-utils.
 
-A small verb API: `add`, `recent`, `count`, `clear`, `export`, `close`. Each write is one
+A small verb API: `add`, `recent`, `count`, `clear`, `export`, `close`; and `keep_timer`,
+`drop_timer`, `kept_timers` for the timers, alarms and reminders not yet due, which outlive a
+restart (`timers.py`; `clear` forgets the conversation, not them). Each write is one
 transaction (`with db.atomic():`); the schema comes from registered migrations
 (`sqlite_utils.Migrations`, recorded in `_sqlite_migrations`), so a later column is a new
 function below, never an edit of an old one.
@@ -70,6 +72,16 @@ def m001_turns(db: Database) -> None:
     # `recent()` walks the INTEGER PRIMARY KEY (the rowid b-tree) backwards; this index serves
     # per-session queries (`assistant memory export` of one run, a future "forget this session").
     db["turns"].create_index(["session", "id"])
+
+
+@migrations()
+def m002_timers(db: Database) -> None:
+    """Timers, alarms and reminders not yet due (`timers.Timer.row`): kept across restarts."""
+    db["timers"].create(
+        {"key": str, "kind": str, "seconds": int, "due_at": str, "at": str, "task": str, "link": str},
+        pk="key",
+        not_null={"kind", "seconds", "due_at", "link"},
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +239,21 @@ class Memory:
             for row in rows:
                 yield asdict(_turn(row))
             last = rows[-1]["id"]
+
+    def keep_timer(self, row: dict) -> None:
+        """Keep a timer, an alarm or a reminder not yet due (`timers.Timer.row`), durably."""
+        with self._lock, self._open().atomic() as db:
+            db["timers"].insert(row, replace=True)
+
+    def drop_timer(self, key: str) -> None:
+        """Forget a kept one: it went off, or was cancelled."""
+        with self._lock, self._open().atomic() as db:
+            db.execute("DELETE FROM timers WHERE key = ?", [key])
+
+    def kept_timers(self) -> list[dict]:
+        """Those kept and not yet dropped, soonest first."""
+        with self._lock:
+            return list(self._open().query("SELECT * FROM timers ORDER BY due_at"))
 
     def close(self) -> None:
         with self._lock:

@@ -492,8 +492,24 @@ class Pipeline:
             stage.on_error = self._stage_failed
             stage.start()
         self.latency_log = LatencyLog(self.config.metrics.latency_log_path)
-        self.timers = Timers(self._announce_soon)
+        self.timers = Timers(self._announce_soon, keep=self._keep_timer, drop=self._drop_timer)
+        self.timers.restore(await self._on_memory_thread(self.memory.kept_timers))
         self._prefill_window()
+
+    def _keep_timer(self, row: dict) -> None:
+        """A timer, alarm or reminder set: kept in the memory file until it goes off, so a restart
+        does not lose it (written on the memory thread; a failed write is a warning)."""
+        self._on_memory_thread(self.memory.keep_timer, row).add_done_callback(self._timer_store_failed)
+
+    def _drop_timer(self, key: str) -> None:
+        self._on_memory_thread(self.memory.drop_timer, key).add_done_callback(self._timer_store_failed)
+
+    def _timer_store_failed(self, done: asyncio.Future) -> None:
+        if not done.cancelled() and (err := done.exception()) is not None:
+            self.observer.warning(
+                f"memory database {self.memory.path}: cannot keep the timers ({gist(err)}); "
+                "they last as long as the assistant runs"
+            )
 
     async def _open_sink(self) -> str:
         """Open the speaker's stream now, not at the first answer, which waited for it: 270-300 ms
@@ -795,13 +811,10 @@ class Pipeline:
             self._cleanup = asyncio.create_task(self.interrupt())
 
     async def stop(self) -> None:
-        """Finish queued work, stop the stages, release the memory thread. Timers not yet due are
-        forgotten (they live as long as the assistant runs)."""
-        if self.timers is not None and (pending := self.timers.close()):
-            timers = (
-                "1 timer, alarm or reminder" if pending == 1 else f"{pending} timers, alarms and reminders"
-            )
-            self.observer.warning(f"forgetting {timers} not yet due: they last as long as the assistant runs")
+        """Finish queued work, stop the stages, release the memory thread. Timers not yet due stay
+        kept in the memory file: the next start runs them again."""
+        if self.timers is not None:
+            self.timers.close()
         for task in list(self._announcing):  # due, but still waiting for an answer to end
             task.cancel()
         if self._preparing is not None:

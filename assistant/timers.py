@@ -19,10 +19,11 @@ Matched on `asr.text.normalize()`d text, as `clock.py` does: numbers arrive as w
 five"), so they are read back through the same num2words that spelled them. A time of day without
 a.m. or p.m. is the sooner of the two ("set an alarm for seven" at 5 PM: 7 PM), but a wake-up is in
 the morning ("wake me up at seven" at 5 PM: 7 AM), and tomorrow's is by day unless the part of the
-day is said ("nine tomorrow": 9 AM, "one tomorrow": 1 PM, "ten tomorrow night": 10 PM). Timers
-and alarms live as long as the assistant runs (a restart forgets them). They count the time the
-computer sleeps (`awake_or_asleep_s`): one due while it slept is said within CHECK_S of waking, and
-says how late it is.
+day is said ("nine tomorrow": 9 AM, "one tomorrow": 1 PM, "ten tomorrow night": 10 PM). Those not
+yet due outlive a restart when `Timers.keep`/`drop` store them (the pipeline's memory file:
+`Memory.keep_timer`), and `restore` runs them again. They count the time the computer sleeps
+(`awake_or_asleep_s`): one due while it slept (or while no assistant ran) is said within CHECK_S of
+waking (or at the start), and says how late it is.
 """
 
 from __future__ import annotations
@@ -31,9 +32,10 @@ import asyncio
 import math
 import re
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
 from assistant.asr.text import normalize
@@ -306,6 +308,10 @@ def awake_or_asleep_s() -> float:
     return time.monotonic()  # elsewhere: a sleep delays the timers, but the clock never steps
 
 
+ASLEEP = "this computer was asleep"  # why one was late: said after it
+NOT_RUNNING = "the assistant was not running"
+
+
 @dataclass
 class Timer:
     seconds: int  # as set
@@ -314,6 +320,16 @@ class Timer:
     at: datetime | None = None  # an alarm's time of day (a timer has none)
     task: str | None = None  # a reminder's ("call your mom"); timers and alarms have none
     link: str = "to"  # a reminder's word before its task: "to", "that", "about"
+    due_at: datetime | None = None  # when it goes off on the wall clock (UTC): kept across restarts
+    missed: str = ASLEEP  # why it would be late: a suspend, or, kept from an earlier run, no assistant
+    key: str = field(default_factory=lambda: uuid.uuid4().hex[:12])  # its row in the store
+
+    def row(self) -> dict:
+        """As kept in the memory file (`Memory.keep_timer`) until it goes off or is cancelled."""
+        return {
+            "key": self.key, "kind": self.kind, "seconds": self.seconds, "due_at": self.due_at.isoformat(),
+            "at": self.at.isoformat() if self.at else None, "task": self.task, "link": self.link,
+        }  # fmt: skip
 
     @property
     def kind(self) -> str:
@@ -333,6 +349,10 @@ class Timers:
     clock: Callable[[], float] = awake_or_asleep_s  # seconds; a test's own clock can sleep
     check_s: float = CHECK_S
     rang: float | None = None  # when an alarm last rang, on `clock`: "snooze" snoozes it
+    # Where those not yet due are kept across restarts (the pipeline's memory file), or None:
+    # keep(Timer.row()) when one is set, drop(key) when it has gone off or is cancelled.
+    keep: Callable[[dict], object] | None = None
+    drop: Callable[[str], object] | None = None
 
     @property
     def timers(self) -> list[Timer]:
@@ -375,9 +395,12 @@ class Timers:
     def _set(
         self, seconds: int, at: datetime | None, now: datetime, task: str | None = None, link: str = "to"
     ) -> str:
-        timer = Timer(seconds, self.clock() + seconds, at=at, task=task, link=link)
+        due_at = datetime.now(UTC) + timedelta(seconds=seconds)
+        timer = Timer(seconds, self.clock() + seconds, at=at, task=task, link=link, due_at=due_at)
         self._wait(timer)
         self.running.append(timer)
+        if self.keep is not None:
+            self.keep(timer.row())
         if task is not None:
             return f"Okay, I'll remind you{_of(timer)} {_reminder_time(timer, now)}."
         if at is not None:
@@ -396,8 +419,8 @@ class Timers:
         if late < -0.001:
             self._wait(timer)
             return
-        self.running.remove(timer)
-        # asleep at the due time: say how late, not that it is on time
+        self._remove(timer)
+        # asleep (or not running) at the due time: say how late, not that it is on time
         ago = spoken_duration(round(late / 60) * 60) if late >= LATE_S else ""
         if timer.task is not None:
             late_by = f", {ago} late" if ago else ""
@@ -406,13 +429,10 @@ class Timers:
             )
         elif ago:
             if timer.at is not None:
-                self.announce(
-                    f"Your alarm for {time_of_day(timer.at)} is {ago} late: this computer was asleep."
-                )
+                self.announce(f"Your alarm for {time_of_day(timer.at)} is {ago} late: {timer.missed}.")
             else:
                 self.announce(
-                    f"Your timer for {spoken_duration(timer.seconds)} ended {ago} ago, while this "
-                    "computer was asleep."
+                    f"Your timer for {spoken_duration(timer.seconds)} ended {ago} ago, while {timer.missed}."
                 )
         elif timer.at is not None:
             self.rang = self.clock()
@@ -435,7 +455,7 @@ class Timers:
             return f"There is no {kind} to cancel."
         for timer in chosen:
             timer.handle.cancel()
-            self.running.remove(timer)
+            self._remove(timer)
         return f"{kind.capitalize()} cancelled." if len(chosen) == 1 else f"{len(chosen)} {kind}s cancelled."
 
     def _left(self) -> str:
@@ -466,8 +486,30 @@ class Timers:
         times = _listed([_alarm_time(t.at, now) for t in alarms])
         return f"Your alarm is set for {times}." if len(alarms) == 1 else f"Your alarms are set for {times}."
 
+    def _remove(self, timer: Timer) -> None:
+        """Gone off or cancelled: no longer running, nor kept for the next start."""
+        self.running.remove(timer)
+        if self.drop is not None:
+            self.drop(timer.key)
+
+    def restore(self, rows: list[dict]) -> int:
+        """Run again those kept from an earlier run (`Timer.row`): one that fell due meanwhile goes
+        off at once, and says how late it is and why. Returns how many."""
+        now = datetime.now(UTC)
+        for row in rows:
+            due_at = datetime.fromisoformat(row["due_at"])
+            timer = Timer(
+                row["seconds"], self.clock() + (due_at - now).total_seconds(), task=row["task"],
+                at=datetime.fromisoformat(row["at"]) if row["at"] else None, link=row["link"],
+                due_at=due_at, missed=NOT_RUNNING, key=row["key"],
+            )  # fmt: skip
+            self._wait(timer)
+            self.running.append(timer)
+        return len(rows)
+
     def close(self) -> int:
-        """Stop every timer and alarm (the assistant is stopping); how many were running."""
+        """Stop every timer and alarm (the assistant is stopping; those `keep` kept stay kept); how
+        many were running."""
         count = len(self.running)
         for timer in self.running:
             timer.handle.cancel()

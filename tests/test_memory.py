@@ -133,7 +133,42 @@ def test_migrations_are_recorded_once(cfg):
     Memory(cfg).build().close()
     db = Database(cfg.db_path)
     applied = [r["name"] for r in db["_sqlite_migrations"].rows]
-    assert applied == ["m001_turns"]
+    assert applied == ["m001_turns", "m002_timers"]
+
+
+def test_a_file_of_an_older_version_gains_the_timers_and_keeps_its_turns(cfg):
+    memory = Memory(cfg).build()
+    memory.add("user", "before timers were kept")
+    memory.close()
+    db = Database(cfg.db_path)  # as the version before m002 left it
+    db["timers"].drop()
+    db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm002_timers'")
+    db.conn.commit()
+    db.close()
+    memory = Memory(cfg).build()
+    memory.keep_timer(_ROW)
+    assert [t.text for t in memory.recent(5)] == ["before timers were kept"]
+    assert memory.kept_timers() == [_ROW]
+    memory.close()
+
+
+_ROW = {"key": "k1", "kind": "reminder", "seconds": 600, "due_at": "2026-12-07T10:10:00+00:00",
+        "at": None, "task": "call your mom", "link": "to"}  # fmt: skip
+
+
+def test_timers_are_kept_until_dropped_and_not_forgotten_with_the_conversation(mem, cfg):
+    later = _ROW | {"key": "k2", "kind": "alarm", "due_at": "2026-12-08T07:00:00+00:00",
+                    "at": "2026-12-08T07:00:00", "task": None}  # fmt: skip
+    mem.keep_timer(later)
+    mem.keep_timer(_ROW)
+    mem.add("user", "remind me to call my mom in ten minutes")
+    assert mem.clear() == 1  # "forget our conversation": the turns, not what is still to ring
+    mem.close()
+    memory = Memory(cfg).build()  # a restart
+    assert memory.kept_timers() == [_ROW, later]  # soonest first
+    memory.drop_timer("k1")
+    assert memory.kept_timers() == [later]
+    memory.close()
 
 
 def test_verbs_work_from_a_worker_thread(mem):

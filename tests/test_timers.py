@@ -2,10 +2,13 @@
 
 import asyncio
 import time
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from assistant import clock
+from assistant.config import MemoryConfig
+from assistant.memory import Memory
 from assistant.timers import Request, Timers, next_clock_time, parse_duration, parse_request, spoken_duration
 
 
@@ -380,3 +383,70 @@ def test_a_reminder_says_what_it_is_for_when_due_and_can_be_asked_about():
         assert not timers.running
 
     asyncio.run(main())
+
+
+def test_those_not_yet_due_outlive_a_restart_in_the_memory_file(tmp_path):
+    """Kept in a real SQLite file while set; a new run (a new Timers on the file) runs them again,
+    and one that fell due while no assistant ran goes off at once, saying so."""
+    cfg = MemoryConfig(path=str(tmp_path / "memory.db"))
+
+    async def first_run(memory):
+        timers = Timers(lambda text: None, keep=memory.keep_timer, drop=memory.drop_timer)
+        ten_am = datetime.now().replace(hour=10, minute=0)
+        timers.answer("set a timer for twenty minutes")
+        timers.answer("remind me to call my mom in an hour", ten_am)
+        timers.answer("set a timer for five minutes")
+        timers.answer("wake me up at seven", ten_am)
+        assert timers.answer("cancel the alarm") == "Alarm cancelled."
+        return timers.close()
+
+    memory = Memory(cfg).build()
+    assert asyncio.run(first_run(memory)) == 3
+    kept = memory.kept_timers()
+    assert [(row["kind"], row["seconds"], row["task"]) for row in kept] == [
+        ("timer", 300, None), ("timer", 1200, None), ("reminder", 3600, "call your mom")
+    ]  # fmt: skip
+    # as if the assistant had been stopped for two hours and ten minutes since
+    for row in kept:
+        moved = datetime.fromisoformat(row["due_at"]) - timedelta(hours=2, minutes=10)
+        memory.keep_timer(row | {"due_at": moved.isoformat()})
+    memory.close()
+
+    async def second_run(memory):
+        said: list[str] = []
+        timers = Timers(said.append, keep=memory.keep_timer, drop=memory.drop_timer, check_s=0.05)
+        assert timers.restore(memory.kept_timers()) == 3
+        await asyncio.sleep(0.3)
+        return said, timers.close()
+
+    memory = Memory(cfg).build()
+    said, still = asyncio.run(second_run(memory))
+    assert said == [
+        "Your timer for 5 minutes ended 2 hours and 5 minutes ago, while the assistant was not running.",
+        "Your timer for 20 minutes ended 1 hour and 50 minutes ago, while the assistant was not running.",
+        "Reminder, 1 hour and 10 minutes late: call your mom.",
+    ]
+    assert still == 0 and memory.kept_timers() == []  # gone off: no longer kept
+    memory.close()
+
+
+def test_a_restored_alarm_not_yet_due_rings_at_its_time(tmp_path):
+    memory = Memory(MemoryConfig(path=str(tmp_path / "memory.db"))).build()
+    due = datetime.now(UTC) + timedelta(seconds=0.5)
+    at = datetime.now() + timedelta(seconds=0.5)
+    memory.keep_timer({"key": "k", "kind": "alarm", "seconds": 3600, "due_at": due.isoformat(),
+                       "at": at.isoformat(), "task": None, "link": "to"})  # fmt: skip
+
+    async def run():
+        said: list[str] = []
+        timers = Timers(said.append, keep=memory.keep_timer, drop=memory.drop_timer, check_s=0.05)
+        timers.restore(memory.kept_timers())
+        assert timers.answer("when is my alarm", datetime.now()).startswith("Your alarm is set for")
+        await asyncio.sleep(0.2)
+        assert said == []
+        await asyncio.sleep(0.6)
+        return said
+
+    assert asyncio.run(run()) == [f"It's {clock.time_of_day(at)}. This is your alarm."]
+    assert memory.kept_timers() == []
+    memory.close()
