@@ -50,7 +50,8 @@ _NAMES_A_DAY = re.compile(
 )
 _WHEN = r"(?P<when>.+?)"
 _UNTIL = re.compile(
-    rf"{LEAD_IN}how many (?P<unit>days|sleeps|weeks) (?:are )?(?:there )?(?:are )?(?:left )?(?:is it )?"
+    # "how" may be lost, as the recognizer often loses a first word (scripts/bench_requests.py)
+    rf"{LEAD_IN}(?:how )?many (?P<unit>days|sleeps|weeks) (?:are )?(?:there )?(?:are )?(?:left )?(?:is it )?"
     rf"(?P<how>until|till|til|to|before|since|after) {_WHEN}(?: please)?"
 )
 _WHICH_DAY = re.compile(

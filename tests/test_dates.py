@@ -14,6 +14,7 @@ NOW = datetime(2026, 12, 6, 19, 0)  # a Sunday
     [
         # the LLM said "How many days until Christmas?" back, and "it's december 25th" for its weekday
         ("How many days until Christmas?", "19 days: it's Friday, December 25, 2026."),
+        ("many days until christmas", "19 days: it's Friday, December 25, 2026."),  # "how" lost
         ("how many days till new year's day", "26 days: it's Friday, January 1, 2027."),
         ("how many days since halloween", "36 days ago: it was Saturday, October 31, 2026."),
         ("how many days until friday", "5 days: it's Friday, December 11, 2026."),

@@ -14,6 +14,8 @@ from assistant import spelling
         ("Can you spell don't?", "Don't is spelled D, O, N, apostrophe, T."),
         ("what is the spelling of beautiful", "Beautiful is spelled B, E, A, U, T, I, F, U, L."),
         ("spell new york", "New york is spelled N, E, W ... Y, O, R, K."),
+        ("do you spell rhythm", "Rhythm is spelled R, H, Y, T, H, M."),  # "how" lost by the recognizer
+        ("do you spell it with an h", None),
         # the LLM's
         ("spell it out", None),
         ("spell check this", None),

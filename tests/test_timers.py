@@ -46,6 +46,8 @@ def test_spoken_durations(words, seconds):
         ("stop all timers", Request("cancel")),
         ("cancel my alarm", Request("cancel", kind="alarm")),
         ("How much time is left?", Request("left")),
+        ("much time is left", Request("left")),  # "how" lost by the recognizer
+        ("much longer", None),
         ("how long is left on the timer", Request("left")),
         ("When is my alarm?", Request("when", kind="alarm")),
         # asked another way (the LLM had answered these, and set nothing)

@@ -12,6 +12,7 @@ from assistant import units
         ("how many kilometers in five miles", "5 miles is about 8.047 kilometers."),
         ("How many cups in a gallon?", "A gallon is 16 cups."),
         ("how many feet in a mile", "A mile is 5280 feet."),
+        ("many feet in a mile", "A mile is 5280 feet."),  # "how" lost by the recognizer
         ("what is 6 feet in meters", "6 feet is about 1.829 meters."),
         ("How many meters is five feet?", "5 feet is 1.524 meters."),
         ("what is one hundred kilograms in pounds", "100 kilograms is about 220.5 pounds."),
