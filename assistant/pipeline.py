@@ -493,7 +493,10 @@ class Pipeline:
             stage.start()
         self.latency_log = LatencyLog(self.config.metrics.latency_log_path)
         self.timers = Timers(self._announce_soon, keep=self._keep_timer, drop=self._drop_timer)
-        self.timers.restore(await self._on_memory_thread(self.memory.kept_timers))
+        for row in self.timers.restore(await self._on_memory_thread(self.memory.kept_timers)):
+            self.observer.warning(
+                f"memory database {self.memory.path}: a kept timer is unreadable ({row}); dropped"
+            )
         self._prefill_window()
 
     def _keep_timer(self, row: dict) -> None:

@@ -494,20 +494,27 @@ class Timers:
         if self.drop is not None:
             self.drop(timer.key)
 
-    def restore(self, rows: list[dict]) -> int:
+    def restore(self, rows: list[dict]) -> list[dict]:
         """Run again those kept from an earlier run (`Timer.row`): one that fell due meanwhile goes
-        off at once, and says how late it is and why. Returns how many."""
-        now = datetime.now(UTC)
+        off at once, and says how late it is and why. Returns the rows that could not be read (a
+        file edited by hand), which are dropped."""
+        now, unreadable = datetime.now(UTC), []
         for row in rows:
-            due_at = datetime.fromisoformat(row["due_at"])
-            timer = Timer(
-                row["seconds"], self.clock() + (due_at - now).total_seconds(), task=row["task"],
-                at=datetime.fromisoformat(row["at"]) if row["at"] else None, link=row["link"],
-                due_at=due_at, missed=NOT_RUNNING, key=row["key"],
-            )  # fmt: skip
+            try:
+                due_at = datetime.fromisoformat(row["due_at"])
+                timer = Timer(
+                    int(row["seconds"]), self.clock() + (due_at - now).total_seconds(), task=row["task"],
+                    at=datetime.fromisoformat(row["at"]) if row["at"] else None, link=row["link"],
+                    due_at=due_at, missed=NOT_RUNNING, key=row["key"],
+                )  # fmt: skip
+            except (KeyError, TypeError, ValueError):
+                unreadable.append(row)
+                if self.drop is not None and "key" in row:
+                    self.drop(row["key"])
+                continue
             self._wait(timer)
             self.running.append(timer)
-        return len(rows)
+        return unreadable
 
     def close(self) -> int:
         """Stop every timer and alarm (the assistant is stopping; those `keep` kept stay kept); how

@@ -417,7 +417,8 @@ def test_those_not_yet_due_outlive_a_restart_in_the_memory_file(tmp_path):
     async def second_run(memory):
         said: list[str] = []
         timers = Timers(said.append, keep=memory.keep_timer, drop=memory.drop_timer, check_s=0.05)
-        assert timers.restore(memory.kept_timers()) == 3
+        assert timers.restore(memory.kept_timers()) == []  # none unreadable
+        assert len(timers.running) == 3
         await asyncio.sleep(0.3)
         return said, timers.close()
 
@@ -451,4 +452,33 @@ def test_a_restored_alarm_not_yet_due_rings_at_its_time(tmp_path):
 
     assert asyncio.run(run()) == [f"It's {clock.time_of_day(at)}. This is your alarm."]
     assert memory.kept_timers() == []
+    memory.close()
+
+
+def test_a_kept_row_that_cannot_be_read_is_dropped_and_the_others_run(tmp_path):
+    memory = Memory(MemoryConfig(path=str(tmp_path / "memory.db"))).build()
+    due = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
+    good = {
+        "key": "good",
+        "kind": "timer",
+        "seconds": 3600,
+        "due_at": due,
+        "at": None,
+        "task": None,
+        "link": "to",
+    }
+    memory.keep_timer(good)
+    memory.keep_timer(good | {"key": "bad", "due_at": "next tuesday"})  # a file edited by hand
+
+    async def run():
+        timers = Timers(lambda text: None, keep=memory.keep_timer, drop=memory.drop_timer)
+        unreadable = timers.restore(memory.kept_timers())
+        left = timers.answer("how much time is left")
+        timers.close()
+        return unreadable, left
+
+    unreadable, left = asyncio.run(run())
+    assert [row["key"] for row in unreadable] == ["bad"]
+    assert left.startswith("59 minutes and") or left == "1 hour left."
+    assert [row["key"] for row in memory.kept_timers()] == ["good"]
     memory.close()
