@@ -57,9 +57,10 @@ _SET = re.compile(
     rf"{LEAD_IN}(?:(?P<verb>set|start|make|create|put on|give me)\s+)?(?:{_TIMER}(?: (?:for|of) (?P<for>.+?)"
     rf"| (?P<bare>.+?))?|(?:a |an |another )?(?P<named>.+?) timer)(?: please)?"
 )
+# "cancel my alarm for seven", "... the timer for ten minutes", "... the reminder to call my mom": that one
 _CANCEL = re.compile(
     rf"{LEAD_IN}(?:cancel|stop|delete|remove|clear|turn off|end)(?: the| my| all| all the| all my)?"
-    r" (?P<kind>timer|alarm|reminder)s?(?: please)?"
+    r" (?P<kind>timer|alarm|reminder)s?(?: (?P<which>(?:for|at|to|about|that) .+?))?(?: please)?"
 )
 # asked of a timer or an alarm what it cannot do: an honest answer, not the LLM's "Done!"
 _CANNOT = re.compile(
@@ -113,6 +114,7 @@ _YOURS = {"my": "your", "me": "you", "i": "you", "i'm": "you're", "mine": "yours
 _HALF_DAY = {"a m": 0, "am": 0, "in the morning": 0, "p m": 12, "pm": 12, "in the afternoon": 12,
              "this afternoon": 12, "in the evening": 12, "this evening": 12, "at night": 12,
              "tonight": 12}  # fmt: skip
+_NAMED_TIMES = {"noon": (12, 0, "p m"), "midday": (12, 0, "p m"), "midnight": (12, 0, "a m")}
 _CLOCK_TIME = re.compile(
     rf"(?P<hour>{_NUMBER})(?: (?:oh (?P<oh>{_NUMBER})|(?P<minute>{_NUMBER})|o'clock))?"
     rf"(?: (?P<half>{'|'.join(_HALF_DAY)}))?"
@@ -128,6 +130,7 @@ class Request(NamedTuple):
     task: str = ""  # remind: what to remind of, as the reminder says it ("call your mom")
     link: str = "to"  # remind: "to", "that" or "about", as asked ("remind me that the oven is on")
     repeat: bool = False  # alarm, remind: asked for every day, which is not done (set once, said so)
+    which: str = ""  # cancel: which one, as said ("for ten minutes", "for seven", "to call my mom"); "": all
 
 
 def parse_duration(words: str) -> int | None:
@@ -150,7 +153,7 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
     said = normalize(text)
     now = now or datetime.now()
     if m := _CANCEL.fullmatch(said):
-        return Request("cancel", kind=m["kind"])
+        return Request("cancel", kind=m["kind"], which=m["which"] or "")
     if _LEFT.fullmatch(said):
         return Request("left")
     if m := _WHEN.fullmatch(said):
@@ -271,6 +274,8 @@ def clock_time_tomorrow(words: str, now: datetime, part: str = "") -> datetime |
 
 def _clock_reading(words: str) -> tuple[int, int, str | None] | None:
     """(hour, minute, "p m" or another of _HALF_DAY or None) of a spoken time of day, or None."""
+    if words in _NAMED_TIMES:  # "noon", "midnight"
+        return _NAMED_TIMES[words]
     m = _CLOCK_TIME.fullmatch(words)
     if m is None:
         return None
@@ -374,7 +379,7 @@ class Timers:
         if request is None:
             return None
         if request.what == "cancel":
-            return self._cancel(request.kind)
+            return self._cancel(request.kind, request.which)
         if request.what == "left":
             return self._left()
         if request.what == "when":
@@ -451,10 +456,10 @@ class Timers:
         self._set(seconds, at, now)
         return f"Snoozed until {time_of_day(at)}."
 
-    def _cancel(self, kind: str) -> str:
-        chosen = self.of_kind(kind)
+    def _cancel(self, kind: str, which: str = "") -> str:
+        chosen = [t for t in self.of_kind(kind) if not which or _is_the_one(t, which)]
         if not chosen:
-            return f"There is no {kind} to cancel."
+            return f"There is no {kind}{f' {which}' * bool(which)} to cancel."
         for timer in chosen:
             timer.handle.cancel()
             self._remove(timer)
@@ -524,6 +529,25 @@ class Timers:
             timer.handle.cancel()
         self.running = []
         return count
+
+
+def _is_the_one(timer: Timer, which: str) -> bool:
+    """Whether `timer` is the one `which` names: a timer by its length ("for ten minutes"), an alarm by
+    its time of day ("for seven", "at six thirty a m"), a reminder by its task ("to call my mom")."""
+    which = which.split(" ", 1)[1]  # "for", "at", "to" ... off
+    if timer.kind == "timer":
+        return parse_duration(which) == timer.seconds
+    if timer.kind == "alarm":
+        said = _clock_reading(which)
+        if said is None:
+            return False
+        hour, minute, half = said
+        hours = (
+            [hour % 12 + _HALF_DAY[half]] if half else [hour] if hour > 12 else [hour % 12, hour % 12 + 12]
+        )
+        return timer.at.hour in hours and timer.at.minute == minute
+    task = " ".join(_YOURS.get(word, word) for word in which.split())
+    return task == timer.task or f" {task} " in f" {timer.task} "
 
 
 def _of(timer: Timer) -> str:

@@ -241,6 +241,44 @@ def test_snooze_sets_the_alarm_that_rang_again():
     asyncio.run(main())
 
 
+def test_one_of_several_is_cancelled_by_what_it_is_for():
+    """ "Cancel my alarm for seven" went to the LLM ("I'm sorry for your loss. I'll make sure to cancel
+    my alarm at 10:59 AM tomorrow.") and the alarm still rang."""
+
+    async def main():
+        timers = Timers(lambda text: None)
+        ten_am = datetime(2026, 12, 7, 10, 0)
+        for asked in ("set a timer for ten minutes", "set a timer for five minutes", "wake me up at seven",
+                      "set an alarm for 6:30 pm", "remind me to call my mom at noon",
+                      "remind me about the meeting at three"):  # fmt: skip
+            timers.answer(asked, ten_am)
+        assert timers.answer("cancel the timer for ten minutes") == "Timer cancelled."
+        assert timers.answer("how much time is left") == "5 minutes left."
+        assert timers.answer("cancel my alarm for seven", ten_am) == "Alarm cancelled."
+        assert timers.answer("cancel the alarm for eight") == "There is no alarm for eight to cancel."
+        assert timers.answer("when is my alarm", ten_am) == "Your alarm is set for 6:30 PM."
+        assert timers.answer("cancel the reminder to call my mom") == "Reminder cancelled."
+        assert (
+            timers.answer("what are my reminders", ten_am) == "I'll remind you about the meeting at 3:00 PM."
+        )
+        assert len(timers.running) == 3
+        timers.close()
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize(
+    ("said", "at"),
+    [
+        ("remind me to call my mom at noon", datetime(2026, 12, 7, 12, 0)),
+        ("set an alarm for midnight", datetime(2026, 12, 8, 0, 0)),
+        ("remind me at noon tomorrow to eat", datetime(2026, 12, 8, 12, 0)),
+    ],
+)
+def test_noon_and_midnight(said, at):
+    assert parse_request(said, datetime(2026, 12, 7, 10, 0)).at == at
+
+
 def test_spoken_duration_in_digits_and_words():
     assert spoken_duration(1) == "1 second"
     assert spoken_duration(90) == "1 minute and 30 seconds"
