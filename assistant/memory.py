@@ -84,6 +84,12 @@ def m002_timers(db: Database) -> None:
     )
 
 
+@migrations()
+def m003_timer_names(db: Database) -> None:
+    """A timer's name ("pasta": "Your pasta timer is done.")."""
+    db["timers"].add_column("name", str)
+
+
 @dataclass(frozen=True, slots=True)
 class Turn:
     """One remembered message. `interrupted`: the user barged in; `text` is what was played."""

@@ -53,14 +53,20 @@ _PART = re.compile(
 _DURATION = re.compile(rf"{_PART.pattern}(?:(?: and | )(?:{_PART.pattern}))*")
 
 _TIMER = r"(?:a |an |the |my |me a |me an |another |one more )?timer"
+# "set a timer for ten minutes", "a ten minute timer", and with a name: "the pasta timer for ten
+# minutes", "a ten minute egg timer", "a timer called pasta for ...", "... for ten minutes for the pasta"
 _SET = re.compile(
-    rf"{LEAD_IN}(?:(?P<verb>set|start|make|create|put on|give me)\s+)?(?:{_TIMER}(?: (?:for|of) (?P<for>.+?)"
-    rf"| (?P<bare>.+?))?|(?:a |an |another )?(?P<named>.+?) timer)(?: please)?"
+    rf"{LEAD_IN}(?:(?P<verb>set|start|make|create|put on|give me)\s+)?"
+    rf"(?:{_TIMER}(?: (?:called|named) (?P<called>[a-z']+))?(?: (?:for|of) (?P<for>.+?)| (?P<bare>.+?))?"
+    rf"|(?:a |an |the |my |another )?(?P<named>.+?) timer(?: (?:for|of) (?P<named_for>.+?))?)(?: please)?"
 )
+_FOR_NAME = re.compile(r"(?P<duration>.+?) (?:for|called|named) (?:the |my )?(?P<name>[a-z']+(?: [a-z']+)?)")
+MAX_NAME_WORDS = 2  # "pasta", "boiled egg": a timer's name, not a sentence
 # "cancel my alarm for seven", "... the timer for ten minutes", "... the reminder to call my mom": that one
 _CANCEL = re.compile(
     rf"{LEAD_IN}(?:cancel|stop|delete|remove|clear|turn off|end)(?: the| my| all| all the| all my)?"
-    r" (?P<kind>timer|alarm|reminder)s?(?: (?P<which>(?:for|at|to|about|that) .+?))?(?: please)?"
+    r"(?: (?P<name>[a-z']+))? (?P<kind>timer|alarm|reminder)s?(?: (?P<which>(?:for|at|to|about|that) .+?))?"
+    r"(?: please)?"
 )
 # asked of a timer or an alarm what it cannot do: an honest answer, not the LLM's "Done!"
 _CANNOT = re.compile(
@@ -130,6 +136,7 @@ class Request(NamedTuple):
     task: str = ""  # remind: what to remind of, as the reminder says it ("call your mom")
     link: str = "to"  # remind: "to", "that" or "about", as asked ("remind me that the oven is on")
     repeat: bool = False  # alarm, remind: asked for every day, which is not done (set once, said so)
+    name: str = ""  # set, cancel: a timer's name ("pasta"), if said
     which: str = ""  # cancel: which one, as said ("for ten minutes", "for seven", "to call my mom"); "": all
 
 
@@ -153,7 +160,7 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
     said = normalize(text)
     now = now or datetime.now()
     if m := _CANCEL.fullmatch(said):
-        return Request("cancel", kind=m["kind"], which=m["which"] or "")
+        return Request("cancel", kind=m["kind"], which=m["which"] or "", name=m["name"] or "")
     if _LEFT.fullmatch(said):
         return Request("left")
     if m := _WHEN.fullmatch(said):
@@ -176,13 +183,45 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
             at = now + timedelta(seconds=seconds)
         return Request("alarm", seconds, at=at, repeat=once != said)
     if m := _SET.fullmatch(said):
-        if m["bare"] and not m["verb"]:  # "the timer is beeping"
-            return None
-        seconds = parse_duration(m["for"] or m["bare"] or m["named"] or "")
-        # "... the pasta timer" is no request; "... for the pasta" and "set a timer" are: for how long?
-        if seconds is not None or m["for"] or (m["verb"] and not (m["bare"] or m["named"])):
-            return Request("set", seconds)
+        return _timer(m)
     return None
+
+
+def _timer(m: re.Match) -> Request | None:
+    """A request to set a timer (maybe named), or None: "I hate this pasta timer" is none, but "set a
+    timer", "... for the pasta" and "set the pasta timer" are, asked back for how long."""
+    if m["bare"] and not m["verb"]:  # "the timer is beeping"
+        return None
+    name, words = m["called"] or "", m["for"] or m["bare"] or ""
+    if m["named"] is not None:  # "a ten minute timer", "the pasta timer for ...", "a ten minute egg timer"
+        seconds, named = _duration_then_name(m["named"])
+        if named is None:  # "I hate this big pot of pasta timer"
+            return None
+        if seconds is not None:  # "a ten minute timer (for the stew)": named by what follows, if short
+            after = re.sub(r"^(?:the|my) ", "", m["named_for"] or "")
+            return Request(
+                "set", seconds, name=named or (after if len(after.split()) <= MAX_NAME_WORDS else "")
+            )
+        if m["named_for"] is None:  # "set the pasta timer": for how long? "this pasta timer": no request
+            return Request("set", None, name=named) if m["verb"] else None
+        name, words = named, m["named_for"]
+    seconds = parse_duration(words) if words else None
+    if seconds is None and (split := _FOR_NAME.fullmatch(words)):  # "for ten minutes for the pasta"
+        if (seconds := parse_duration(split["duration"])) is not None:
+            name = split["name"]
+    asked = m["for"] or m["named_for"] or (m["verb"] and not m["bare"] and m["named"] is None)
+    return Request("set", seconds, name=name) if seconds is not None or asked else None
+
+
+def _duration_then_name(words: str) -> tuple[int | None, str | None]:
+    """ "ten minute egg" → (600, "egg"), "ten minute" → (600, ""), "pasta" → (None, "pasta"); a name
+    longer than MAX_NAME_WORDS is None."""
+    split = words.split()
+    for i in range(len(split), 0, -1):
+        if (seconds := parse_duration(" ".join(split[:i]))) is not None:
+            rest = split[i:]
+            return seconds, " ".join(rest) if len(rest) <= MAX_NAME_WORDS else None
+    return None, words if len(split) <= MAX_NAME_WORDS else None
 
 
 def _reminder(m: re.Match, now: datetime) -> Request | None:
@@ -327,15 +366,22 @@ class Timer:
     at: datetime | None = None  # an alarm's time of day (a timer has none)
     task: str | None = None  # a reminder's ("call your mom"); timers and alarms have none
     link: str = "to"  # a reminder's word before its task: "to", "that", "about"
+    name: str | None = None  # a timer's, if given ("pasta": "Your pasta timer is done.")
     due_at: datetime | None = None  # when it goes off on the wall clock (UTC): kept across restarts
     missed: str = ASLEEP  # why it would be late: a suspend, or, kept from an earlier run, no assistant
     key: str = field(default_factory=lambda: uuid.uuid4().hex[:12])  # its row in the store
+
+    @property
+    def title(self) -> str:
+        """ "pasta timer", or "timer for 10 minutes" without a name."""
+        return f"{self.name} timer" if self.name else f"timer for {spoken_duration(self.seconds)}"
 
     def row(self) -> dict:
         """As kept in the memory file (`Memory.keep_timer`) until it goes off or is cancelled."""
         return {
             "key": self.key, "kind": self.kind, "seconds": self.seconds, "due_at": self.due_at.isoformat(),
             "at": self.at.isoformat() if self.at else None, "task": self.task, "link": self.link,
+            "name": self.name,
         }  # fmt: skip
 
     @property
@@ -379,7 +425,7 @@ class Timers:
         if request is None:
             return None
         if request.what == "cancel":
-            return self._cancel(request.kind, request.which)
+            return self._cancel(request.kind, request.which, request.name)
         if request.what == "left":
             return self._left()
         if request.what == "when":
@@ -395,15 +441,23 @@ class Timers:
                 return "When? Say, for example: remind me to call mom in ten minutes, or at 5 PM."
             return "For how long? Say, for example: set a timer for five minutes."
         task = request.task if request.what == "remind" else None
-        done = self._set(request.seconds, request.at, now or datetime.now(), task, request.link)
+        done = self._set(request.seconds, request.at, now or datetime.now(), task, request.link, request.name)
         kind = "reminders" if task is not None else "alarms"
         return done + (f" Once only: I can't repeat {kind} yet." if request.repeat else "")
 
     def _set(
-        self, seconds: int, at: datetime | None, now: datetime, task: str | None = None, link: str = "to"
+        self,
+        seconds: int,
+        at: datetime | None,
+        now: datetime,
+        task: str | None = None,
+        link: str = "to",
+        name: str = "",
     ) -> str:
         due_at = datetime.now(UTC) + timedelta(seconds=seconds)
-        timer = Timer(seconds, self.clock() + seconds, at=at, task=task, link=link, due_at=due_at)
+        timer = Timer(
+            seconds, self.clock() + seconds, at=at, task=task, link=link, due_at=due_at, name=name or None
+        )
         self._wait(timer)
         self.running.append(timer)
         if self.keep is not None:
@@ -413,7 +467,8 @@ class Timers:
         if at is not None:
             return f"Alarm set for {_alarm_time(at, now)}."
         more = f" You have {len(self.timers)} timers." if len(self.timers) > 1 else ""
-        return f"Timer set for {spoken_duration(seconds)}.{more}"
+        what = f"{name.capitalize()} timer" if name else "Timer"
+        return f"{what} set for {spoken_duration(seconds)}.{more}"
 
     def _wait(self, timer: Timer) -> None:
         """Wait on the event loop in steps of check_s at most, each ending with a look at `clock`:
@@ -438,14 +493,12 @@ class Timers:
             if timer.at is not None:
                 self.announce(f"Your alarm for {time_of_day(timer.at)} is {ago} late: {timer.missed}.")
             else:
-                self.announce(
-                    f"Your timer for {spoken_duration(timer.seconds)} ended {ago} ago, while {timer.missed}."
-                )
+                self.announce(f"Your {timer.title} ended {ago} ago, while {timer.missed}.")
         elif timer.at is not None:
             self.rang = self.clock()
             self.announce(f"It's {time_of_day(timer.at)}. This is your alarm.")
         else:
-            self.announce(f"Your timer for {spoken_duration(timer.seconds)} is done.")
+            self.announce(f"Your {timer.title} is done.")
 
     def _snooze(self, seconds: int, now: datetime) -> str:
         """The alarm that rang within SNOOZE_WITHIN_S, again in `seconds`."""
@@ -456,10 +509,15 @@ class Timers:
         self._set(seconds, at, now)
         return f"Snoozed until {time_of_day(at)}."
 
-    def _cancel(self, kind: str, which: str = "") -> str:
-        chosen = [t for t in self.of_kind(kind) if not which or _is_the_one(t, which)]
+    def _cancel(self, kind: str, which: str = "", name: str = "") -> str:
+        named = name if kind == "timer" else ""  # "the pasta timer"; "the morning alarm" is any alarm
+        chosen = [
+            t
+            for t in self.of_kind(kind)
+            if (not which or _is_the_one(t, which)) and (not named or t.name == named)
+        ]
         if not chosen:
-            return f"There is no {kind}{f' {which}' * bool(which)} to cancel."
+            return f"There is no {f'{named} ' * bool(named)}{kind}{f' {which}' * bool(which)} to cancel."
         for timer in chosen:
             timer.handle.cancel()
             self._remove(timer)
@@ -472,12 +530,7 @@ class Timers:
         now = self.clock()
         if len(timers) == 1:
             return f"{spoken_duration(timers[0].left(now))} left."
-        each = _listed(
-            [
-                f"the timer for {spoken_duration(t.seconds)} has {spoken_duration(t.left(now))} left"
-                for t in timers
-            ]
-        )
+        each = _listed([f"the {t.title} has {spoken_duration(t.left(now))} left" for t in timers])
         return each[0].upper() + each[1:] + "."
 
     def _when(self, kind: str, now: datetime) -> str:
@@ -510,7 +563,7 @@ class Timers:
                 timer = Timer(
                     int(row["seconds"]), self.clock() + (due_at - now).total_seconds(), task=row["task"],
                     at=datetime.fromisoformat(row["at"]) if row["at"] else None, link=row["link"],
-                    due_at=due_at, missed=NOT_RUNNING, key=row["key"],
+                    due_at=due_at, missed=NOT_RUNNING, key=row["key"], name=row.get("name"),
                 )  # fmt: skip
             except (KeyError, TypeError, ValueError):
                 unreadable.append(row)

@@ -133,7 +133,7 @@ def test_migrations_are_recorded_once(cfg):
     Memory(cfg).build().close()
     db = Database(cfg.db_path)
     applied = [r["name"] for r in db["_sqlite_migrations"].rows]
-    assert applied == ["m001_turns", "m002_timers"]
+    assert applied == ["m001_turns", "m002_timers", "m003_timer_names"]
 
 
 def test_a_file_of_an_older_version_gains_the_timers_and_keeps_its_turns(cfg):
@@ -142,7 +142,7 @@ def test_a_file_of_an_older_version_gains_the_timers_and_keeps_its_turns(cfg):
     memory.close()
     db = Database(cfg.db_path)  # as the version before m002 left it
     db["timers"].drop()
-    db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm002_timers'")
+    db.execute("DELETE FROM _sqlite_migrations WHERE name IN ('m002_timers', 'm003_timer_names')")
     db.conn.commit()
     db.close()
     memory = Memory(cfg).build()
@@ -153,7 +153,7 @@ def test_a_file_of_an_older_version_gains_the_timers_and_keeps_its_turns(cfg):
 
 
 _ROW = {"key": "k1", "kind": "reminder", "seconds": 600, "due_at": "2026-12-07T10:10:00+00:00",
-        "at": None, "task": "call your mom", "link": "to"}  # fmt: skip
+        "at": None, "task": "call your mom", "link": "to", "name": None}  # fmt: skip
 
 
 def test_timers_are_kept_until_dropped_and_not_forgotten_with_the_conversation(mem, cfg):

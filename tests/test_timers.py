@@ -279,6 +279,52 @@ def test_noon_and_midnight(said, at):
     assert parse_request(said, datetime(2026, 12, 7, 10, 0)).at == at
 
 
+@pytest.mark.parametrize(
+    ("said", "parsed"),
+    [
+        ("set a pasta timer for ten minutes", Request("set", 600, name="pasta")),
+        ("set a ten minute egg timer", Request("set", 600, name="egg")),
+        ("set a timer called pasta for ten minutes", Request("set", 600, name="pasta")),
+        ("set a timer for ten minutes for the pasta", Request("set", 600, name="pasta")),
+        ("start the oven timer for 20 minutes", Request("set", 1200, name="oven")),
+        ("set a ten minute timer for my big pot of stew", Request("set", 600)),  # too long for a name
+        ("set the pasta timer", Request("set", None, name="pasta")),  # for how long? asked back
+        ("cancel the pasta timer", Request("cancel", name="pasta")),
+        ("this pasta timer", None),
+        ("I hate this big pasta timer", None),
+    ],
+)
+def test_named_timers(said, parsed):
+    assert parse_request(said) == parsed
+
+
+def test_a_named_timer_is_said_by_its_name_and_cancelled_by_it(tmp_path):
+    """ "Set a pasta timer for ten minutes" went to the LLM, and no timer was set."""
+    memory = Memory(MemoryConfig(path=str(tmp_path / "memory.db"))).build()
+
+    async def main():
+        said: list[str] = []
+        timers = Timers(said.append, keep=memory.keep_timer, drop=memory.drop_timer)
+        assert timers.answer("set a pasta timer for ten minutes") == "Pasta timer set for 10 minutes."
+        assert (
+            timers.answer("set an egg timer for one second")
+            == "Egg timer set for 1 second. You have 2 timers."
+        )
+        assert timers.answer("cancel the rice timer") == "There is no rice timer to cancel."
+        await asyncio.sleep(1.3)
+        assert said == ["Your egg timer is done."]
+        assert timers.answer("how much time is left").startswith("9 minutes and")
+        timers.close()
+        restarted = Timers(said.append)
+        restarted.restore(memory.kept_timers())  # the name is kept with it
+        assert restarted.running[0].title == "pasta timer"
+        assert restarted.answer("cancel the pasta timer") == "Timer cancelled."
+        assert not restarted.running
+
+    asyncio.run(main())
+    memory.close()
+
+
 def test_spoken_duration_in_digits_and_words():
     assert spoken_duration(1) == "1 second"
     assert spoken_duration(90) == "1 minute and 30 seconds"
