@@ -50,7 +50,7 @@ _NAMES_A_DAY = re.compile(
 )
 _WHEN = r"(?P<when>.+?)"
 _UNTIL = re.compile(
-    # "how" may be lost, as the recognizer often loses a first word (scripts/bench_requests.py)
+    # "how" may be lost, as the recognizer may lose the first word of an utterance (timers.py)
     rf"{LEAD_IN}(?:how )?many (?P<unit>days|sleeps|weeks) (?:are )?(?:there )?(?:are )?(?:left )?(?:is it )?"
     rf"(?P<how>until|till|til|to|before|since|after) {_WHEN}(?: please)?"
 )

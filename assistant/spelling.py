@@ -21,7 +21,7 @@ MAX_WORDS = 3  # "spell Mississippi river": a name of a few words, not a sentenc
 _NOT_A_WORD = {"it", "that", "this", "them", "out", "check", "checker", "me"}
 _WORDS = rf"[a-z']+(?: [a-z']+){{0,{MAX_WORDS - 1}}}"
 _SPELL = re.compile(
-    # "how" may be lost: the recognizer heard "do you spell ..." in 3 of 24 requests (bench_requests.py)
+    # "how" may be lost: without a pre-roll, the recognizer heard "do you spell ..." in 3 of 24 requests
     rf"{LEAD_IN}(?:(?:how (?:do you|do i|does one|to|would you)|do you|do i) spell"
     rf"(?: the word)? (?P<a>{_WORDS})"
     rf"|how is(?: the word)? (?P<b>{_WORDS}) spelled|spell(?: out)?(?: the word| the name)? (?P<c>{_WORDS})"

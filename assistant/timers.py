@@ -83,7 +83,7 @@ _EVERY = re.compile(
     r" (?:every (?:day|morning|evening|night|weekday)|each (?:day|morning)|daily|on weekdays)\b"
 )
 _LEFT = re.compile(
-    # "how" may be lost: the recognizer heard "much time is left" from 4 of 12 voices (bench_requests.py)
+    # "how" may be lost: without a pre-roll, the recognizer heard "much time is left" from 4 of 12 voices
     rf"{LEAD_IN}(?:(?:how (?:much time|much longer|long)|much (?:time|longer)) (?:is |is there )?"
     r"(?:left|remaining|to go)"
     r"(?: on (?:the|my) timers?)?|how long until (?:the|my) timer(?: goes off| is done| ends)?"
@@ -319,6 +319,8 @@ def _clock_reading(words: str) -> tuple[int, int, str | None] | None:
     if m is None:
         return None
     hour, minute = _NUMBERS[m["hour"]], _NUMBERS.get(m["oh"] or m["minute"] or "", 0)
+    if m["hour"] in ("a", "an"):  # "a minute" is one, "a eight" no time (a misheard "at eight")
+        return None
     if hour > 23 or minute > 59 or (m["half"] and not 1 <= hour <= 12):
         return None
     return hour, minute, m["half"]

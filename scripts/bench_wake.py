@@ -27,13 +27,15 @@ import time
 from pathlib import Path
 
 import jiwer
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from make_dataset import Item, split_voices, synth_espeak, synth_flite  # noqa: E402 (beside this script)
 
+from assistant.asr.features import SAMPLE_RATE  # noqa: E402
 from assistant.asr.recognizer import StreamingRecognizer  # noqa: E402
 from assistant.asr.text import normalize  # noqa: E402
-from assistant.config import AsrConfig, WakeConfig  # noqa: E402
+from assistant.config import AsrConfig, VadConfig, WakeConfig  # noqa: E402
 from assistant.wake import WakeGate, is_sleep  # noqa: E402
 
 PHRASES = ["computer", "hey assistant", "jarvis", "hey jarvis"]
@@ -68,9 +70,13 @@ def voices(n: int, seed: int) -> list[str]:
     return held.get("flite", [])[:n] + espeak
 
 
-def synthesize(voice: str, text: str, tmp: str):
+def synthesize(voice: str, text: str, tmp: str) -> np.ndarray:
+    """`text` said by `voice`, after `[vad] preroll_ms` of silence: the listener hands the recognizer
+    an utterance with that much from before its onset, and espeak-ng and flite start speaking at
+    once. Without it the recognizer lost the first word far more often ("much time is left")."""
     item = Item(key="x", voice=voice, spoken=text, label=text, rate=1.0, pitch=0.5)
-    return synth_flite(item, tmp) if voice.startswith("flite:") else synth_espeak(item, tmp)
+    samples = synth_flite(item, tmp) if voice.startswith("flite:") else synth_espeak(item, tmp)
+    return np.concatenate((np.zeros(VadConfig().preroll_ms * SAMPLE_RATE // 1000, np.float32), samples))
 
 
 def main() -> None:

@@ -167,6 +167,11 @@ TOMORROW_9AM = datetime(2026, 12, 8, 9, 0)
         ),
         # no time said: asked back, all of it the task
         ("remind me tomorrow to call my mom", Request("remind", task="tomorrow to call your mom")),
+        # "at eight" misheard "a eight" (bench_requests.py) was set for 1:08 PM: no time, asked back
+        (
+            "remind me tomorrow a eight to call the dentist",
+            Request("remind", task="tomorrow a eight to call the dentist"),
+        ),
         ("remind me to call my mom tomorrow", Request("remind", task="call your mom tomorrow")),
     ],
 )
