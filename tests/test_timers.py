@@ -77,6 +77,14 @@ def test_requests(said, parsed):
 TEN_PM = datetime(2026, 12, 6, 22, 0)
 
 
+def _on_a_test_clock() -> tuple[list[str], list[float], Timers]:
+    """Timers on a clock the test moves (as a suspend would: `now[0] += ...`), looked at every 50
+    ms, and the list of what they say."""
+    said: list[str] = []
+    now = [1000.0]
+    return said, now, Timers(said.append, clock=lambda: now[0], check_s=0.05)
+
+
 @pytest.mark.parametrize(
     ("said", "at"),
     [
@@ -224,9 +232,7 @@ def test_every_day_is_set_once_and_said_so():
 
 def test_snooze_sets_the_alarm_that_rang_again():
     async def main():
-        said: list[str] = []
-        now = [0.0]
-        timers = Timers(said.append, clock=lambda: now[0], check_s=0.05)
+        said, now, timers = _on_a_test_clock()
         almost_seven = datetime(2026, 12, 7, 6, 59)
         assert timers.answer("snooze", almost_seven) == "There is no alarm to snooze."
         assert timers.answer("wake me up at seven", almost_seven) == "Alarm set for 7:00 AM."
@@ -395,9 +401,7 @@ def test_a_timer_due_while_the_computer_slept_is_said_on_waking_and_says_how_lat
     would) does not: what fell due in it is said within check_s of waking, as late."""
 
     async def main():
-        said: list[str] = []
-        now = [1000.0]
-        timers = Timers(said.append, clock=lambda: now[0], check_s=0.05)
+        said, now, timers = _on_a_test_clock()
         eight_pm = datetime(2026, 12, 6, 20, 0)
         assert timers.answer("set a timer for five minutes") == "Timer set for 5 minutes."
         assert timers.answer("wake me up at seven", eight_pm) == "Alarm set for 7:00 AM tomorrow."
@@ -451,9 +455,7 @@ def test_a_reminder_says_what_it_is_for_when_due_and_can_be_asked_about():
     """The LLM said "I'll be calling you at 6 pm tomorrow" and set nothing."""
 
     async def main():
-        said: list[str] = []
-        now = [0.0]
-        timers = Timers(said.append, clock=lambda: now[0], check_s=0.05)
+        said, now, timers = _on_a_test_clock()
         five_pm = datetime(2026, 12, 6, 17, 0)
         assert timers.answer("remind me to call my mom in ten minutes", five_pm) == (
             "Okay, I'll remind you to call your mom in 10 minutes."
