@@ -3,7 +3,7 @@ same answer said as typed.
 
 Held-out synthetic voices (`make_dataset.py`'s: never trained on) say each request; it is
 recognized as the listener's final is (full context, the language model's beam search) and offered
-to the answerers in `LlmStage.process`'s order. Its answer is compared with the typed request's,
+to the answerers in `AnswerStage.process`'s order. Its answer is compared with the typed request's,
 at the same moment. Per kind of request:
 
 - right: the same answerer gave the same answer ("Timer set for 25 minutes.");
@@ -19,7 +19,7 @@ conversation and the voice, and forgetting asks back, so they are not here; wake
 "stop listening" are `bench_wake.py`'s.
 
     python scripts/bench_requests.py                    # 12 voices
-    python scripts/bench_requests.py --voices 4 --show  # and each wrong answer
+    python scripts/bench_requests.py --voices 4 --show  # and each answer that was not right
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ REQUESTS = [
 
 
 def answerers(now: datetime) -> list[tuple[str, Callable[[str], object]]]:
-    """`LlmStage.process`'s answerers in its order, less those that answer from the conversation
+    """`AnswerStage.process`'s answerers in its order, less those that answer from the conversation
     or the voice; timers by what they would set."""
     return [
         ("clock", lambda text: clock.answer(text, now)),
