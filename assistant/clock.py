@@ -5,20 +5,25 @@ in the prompt, the embedded 135M model still copied them wrong in about half of 
 20 times right, 11 of 20 weekdays, 13 of 20 dates; `scripts/bench_answers.py --clock`, README,
 "Clock questions"). So a question that is only
 about the time, the day, the date, the month or the year is answered here, at once, with the local
-clock; anything more ("what's the date of the moon landing", "what time is it in Tokyo") goes to the
-LLM as before. Matched on `asr.text.normalize()`d text, the recognizer's own spelling, so typed and
-spoken questions alike.
+clock; "what time is it in Tokyo" from the tz database (`zoneinfo`: a zone named by its city, or
+one of `PLACES`; a place it does not know goes to the LLM); anything more ("what's the date of the
+moon landing") goes to the LLM as before. Matched on `asr.text.normalize()`d text, the
+recognizer's own spelling, so typed and spoken questions alike.
 
     clock.answer("What time is it?", now)   # "It's 3:56 PM."
     clock.answer("what's the date today")   # "It's Sunday, December 6, 2026."
+    clock.answer("what time is it in tokyo") # "It's 5:56 AM on Monday in Tokyo."
 """
 
 from __future__ import annotations
 
+import functools
 import re
+import zoneinfo
 from datetime import datetime
 
 from assistant import phrases
+from assistant.asr.text import normalize
 from assistant.phrases import LEAD_IN
 
 # Spelt out rather than strftime's %A/%B, which follow the process's locale: the voice speaks English.
@@ -56,6 +61,47 @@ _PATTERNS = {
 }
 
 
+_ELSEWHERE = re.compile(
+    rf"{LEAD_IN}(?:{_ASK})?(?:{_QUESTIONS['time']}) (?:in|over in) (?P<place>[a-z][a-z' ]*?){_AFTER}"
+)
+# Places people ask about that no zone is named after (the tz database names a zone by one city)
+PLACES = {
+    "san francisco": "America/Los_Angeles", "seattle": "America/Los_Angeles",
+    "california": "America/Los_Angeles", "washington": "America/New_York", "boston": "America/New_York",
+    "miami": "America/New_York", "atlanta": "America/New_York", "dallas": "America/Chicago",
+    "houston": "America/Chicago", "hawaii": "Pacific/Honolulu", "beijing": "Asia/Shanghai",
+    "china": "Asia/Shanghai", "delhi": "Asia/Kolkata", "new delhi": "Asia/Kolkata",
+    "mumbai": "Asia/Kolkata", "bangalore": "Asia/Kolkata", "india": "Asia/Kolkata",
+    "japan": "Asia/Tokyo", "korea": "Asia/Seoul", "south korea": "Asia/Seoul",
+    "england": "Europe/London", "the uk": "Europe/London", "britain": "Europe/London",
+    "france": "Europe/Paris", "germany": "Europe/Berlin", "italy": "Europe/Rome",
+    "spain": "Europe/Madrid", "ireland": "Europe/Dublin", "new zealand": "Pacific/Auckland",
+    "rio de janeiro": "America/Sao_Paulo", "rio": "America/Sao_Paulo",
+}  # fmt: skip
+
+
+@functools.cache
+def _zones() -> dict[str, str]:
+    """Spoken place → zone: every zone's city ("new york" → America/New_York), then PLACES."""
+    zones = {}
+    for key in sorted(zoneinfo.available_timezones()):
+        if "/" in key and not key.startswith(("Etc/", "SystemV/", "US/")):
+            zones.setdefault(key.rsplit("/", 1)[1].replace("_", " ").lower(), key)
+    return zones | PLACES
+
+
+def time_in(text: str, now: datetime | None = None) -> str | None:
+    """ "It's 5:56 AM on Monday in Tokyo." for "what time is it in tokyo" (the day said when it is
+    not today's here); None for any other question, or a place it does not know."""
+    m = _ELSEWHERE.fullmatch(normalize(text))
+    if m is None or (zone := _zones().get(m["place"])) is None:
+        return None
+    here = (now or datetime.now()).astimezone()
+    there = here.astimezone(zoneinfo.ZoneInfo(zone))
+    day = f" on {DAYS[there.weekday()]}" if there.date() != here.date() else ""
+    return f"It's {time_of_day(there)}{day} in {m['place'].title()}."
+
+
 def kind_of(text: str) -> str | None:
     """Which clock question `text` is ("time", "date", "day", "month", "year"), or None."""
     return phrases.kind_of(_PATTERNS, text)
@@ -65,7 +111,7 @@ def answer(text: str, now: datetime | None = None) -> str | None:
     """The spoken answer to a clock question, from the local clock (`now`); None for any other text."""
     kind = kind_of(text)
     if kind is None:
-        return None
+        return time_in(text, now)
     now = now or datetime.now()
     said = {
         "time": time_of_day(now),

@@ -1,6 +1,6 @@
 """Clock questions are answered from the clock; anything more about time goes to the LLM."""
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 import pytest
 
@@ -24,7 +24,7 @@ SUNDAY = datetime(2026, 12, 6, 15, 56)
         ("What month is it?", "month"),
         ("what year is it", "year"),
         # More than the clock knows, or not about it: the LLM's
-        ("What time is it in Tokyo?", None),
+        ("What time is it in Narnia?", None),  # a place with no time zone known (Tokyo's: below)
         ("What's the date of the moon landing?", None),
         ("What time does the game start?", None),
         ("What is time?", None),
@@ -63,3 +63,24 @@ def test_the_local_clock_by_default():
     before = datetime.now()
     said = clock.answer("what year is it")
     assert said in {f"It's {before.year}.", f"It's {datetime.now().year}."}
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        # 20:56 UTC on Monday, December 7, 2026: winter time in the north, summer time in Sydney
+        ("What time is it in Tokyo?", "It's 5:56 AM on Tuesday in Tokyo."),
+        ("what's the time in new york", "It's 3:56 PM in New York."),
+        ("could you tell me what time it is in paris please", "It's 9:56 PM in Paris."),
+        ("what time is it in san francisco", "It's 12:56 PM in San Francisco."),  # no zone of its name
+        ("what time is it in india", "It's 2:26 AM on Tuesday in India."),
+        ("what time is it in sydney", "It's 7:56 AM on Tuesday in Sydney."),
+        ("what time is it in london", "It's 8:56 PM in London."),
+        # the LLM's
+        ("what time is it in the morning", None),
+        ("what time is it in narnia", None),
+    ],
+)
+def test_the_time_elsewhere_from_the_time_zone_database(said, answer):
+    """Asked the time in Tokyo at 05:47 UTC, the LLM said "It's currently 9:30 AM in Tokyo."."""
+    assert clock.answer(said, datetime(2026, 12, 7, 20, 56, tzinfo=UTC)) == answer
