@@ -51,6 +51,7 @@ REQUESTS = [
     ("time and date", "how many days until christmas"),
     ("time and date", "when is thanksgiving"),
     ("time and date", "how many weeks until easter"),
+    ("time and date", "what time is it in tokyo"),
     ("timers", "set a timer for ten minutes"),
     ("timers", "set a timer for twenty five minutes"),
     ("timers", "set a timer for fifteen minutes"),
