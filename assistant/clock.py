@@ -12,7 +12,7 @@ recognizer's own spelling, so typed and spoken questions alike.
 
     clock.answer("What time is it?", now)   # "It's 3:56 PM."
     clock.answer("what's the date today")   # "It's Sunday, December 6, 2026."
-    clock.answer("what time is it in tokyo") # "It's 5:56 AM on Monday in Tokyo."
+    clock.answer("what time is it in tokyo") # "It's 2:47 PM in Tokyo." (and the day, if not ours)
 """
 
 from __future__ import annotations
