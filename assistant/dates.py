@@ -80,14 +80,12 @@ def answer(text: str, now: datetime | None = None) -> str | None:
             return f"That's today: {date_of(day)}."
         count = _weeks(days) if until["unit"] == "weeks" else _count(days, "day")
         return f"{count} ago: it was {date_of(day)}." if day < today else f"{count}: it's {date_of(day)}."
-    asked = _WHICH_DAY.fullmatch(said) or _DATE_OF.fullmatch(said)
-    if asked is None and (asked := _WHEN_IS.fullmatch(said)):  # "when is easter": a holiday only
-        if _holiday(asked["when"], now, past=False) is None:  # "when is my alarm": timers.py's
-            return None
+    asked = _WHICH_DAY.fullmatch(said) or _DATE_OF.fullmatch(said) or _WHEN_IS.fullmatch(said)
     if asked is None:
         return None
     past = asked.groupdict().get("verb") == "was" or said.startswith(("what was", "which was"))
-    day = _day(asked["when"], now, past)
+    # "when is easter" asks of a holiday only ("when is my alarm" is timers.py's)
+    day = (_holiday if asked.re is _WHEN_IS else _day)(asked["when"], now, past)
     if day is None:
         return None
     return f"It was {date_of(day)}." if day < today else f"It's {date_of(day)}."

@@ -423,6 +423,7 @@ class Timers:
     def answer(self, text: str, now: datetime | None = None) -> str | None:
         """The reply to a request about timers or alarms (and the one set or cancelled), or None for
         any other text. Call it on the event loop: they are its call_later handles."""
+        now = now or datetime.now()
         request = parse_request(text, now)
         if request is None:
             return None
@@ -431,11 +432,11 @@ class Timers:
         if request.what == "left":
             return self._left()
         if request.what == "when":
-            return self._when(request.kind, now or datetime.now())
+            return self._when(request.kind, now)
         if request.what == "cannot":
             return "I can't pause a timer or change its time yet: cancel it and set a new one."
         if request.what == "snooze":
-            return self._snooze(request.seconds or SNOOZE_S, now or datetime.now())
+            return self._snooze(request.seconds or SNOOZE_S, now)
         if request.seconds is None:  # "set a timer for the pasta": for how long? (not the LLM's guess)
             if request.what == "alarm":
                 return "For what time? Say, for example: set an alarm for 7:30 AM."
@@ -443,7 +444,7 @@ class Timers:
                 return "When? Say, for example: remind me to call mom in ten minutes, or at 5 PM."
             return "For how long? Say, for example: set a timer for five minutes."
         task = request.task if request.what == "remind" else None
-        done = self._set(request.seconds, request.at, now or datetime.now(), task, request.link, request.name)
+        done = self._set(request.seconds, request.at, now, task, request.link, request.name)
         kind = "reminders" if task is not None else "alarms"
         return done + (f" Once only: I can't repeat {kind} yet." if request.repeat else "")
 

@@ -70,13 +70,16 @@ def voices(n: int, seed: int) -> list[str]:
     return held.get("flite", [])[:n] + espeak
 
 
+_PREROLL = np.zeros(VadConfig().preroll_ms * SAMPLE_RATE // 1000, np.float32)
+
+
 def synthesize(voice: str, text: str, tmp: str) -> np.ndarray:
     """`text` said by `voice`, after `[vad] preroll_ms` of silence: the listener hands the recognizer
     an utterance with that much from before its onset, and espeak-ng and flite start speaking at
     once. Without it the recognizer lost the first word far more often ("much time is left")."""
     item = Item(key="x", voice=voice, spoken=text, label=text, rate=1.0, pitch=0.5)
     samples = synth_flite(item, tmp) if voice.startswith("flite:") else synth_espeak(item, tmp)
-    return np.concatenate((np.zeros(VadConfig().preroll_ms * SAMPLE_RATE // 1000, np.float32), samples))
+    return np.concatenate((_PREROLL, samples))
 
 
 def main() -> None:
