@@ -90,6 +90,13 @@ def m003_timer_names(db: Database) -> None:
     db["timers"].add_column("name", str)
 
 
+@migrations()
+def m004_timer_days_and_pauses(db: Database) -> None:
+    """An alarm's or a reminder's weekdays ("01234": on weekdays), a paused timer's seconds left."""
+    db["timers"].add_column("days", str)
+    db["timers"].add_column("paused_left", int)
+
+
 @dataclass(frozen=True, slots=True)
 class Turn:
     """One remembered message. `interrupted`: the user barged in; `text` is what was played."""

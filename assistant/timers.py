@@ -35,7 +35,8 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
+from datetime import time as dt_time
 from typing import NamedTuple
 
 from assistant.asr.text import normalize
@@ -68,32 +69,67 @@ _CANCEL = re.compile(
     r"(?: (?P<name>[a-z']+))? (?P<kind>timer|alarm|reminder)s?(?: (?P<which>(?:for|at|to|about|that) .+?))?"
     r"(?: please)?"
 )
-# asked of a timer or an alarm what it cannot do: an honest answer, not the LLM's "Done!"
+# a timer, by name ("the pasta timer"), by length ("the timer for ten minutes") or all of them
+_TARGET = r"(?:the |my |all |all the |all my |both )?(?:(?P<name>[a-z']+) )?timers?(?: (?P<which>for .+?))?"
+# "pause the timer", "resume the pasta timer", "start the timer again", "restart the timer" (from its
+# full length)
+_PAUSE = re.compile(
+    rf"{LEAD_IN}(?:(?P<pause>pause|hold|freeze)|(?P<resume>resume|unpause|continue|start)|(?P<restart>restart))"
+    rf" {_TARGET}(?P<again> again| back up)?(?: please)?"
+)
+# "add five minutes to the timer", "take two minutes off the pasta timer", "extend the timer by ..."
+_CHANGE = [
+    (re.compile(rf"{LEAD_IN}{asked}(?: please)?"), sign)
+    for asked, sign in (
+        (rf"(?:add|put) (?P<amount>.+?) (?:to|on|onto) {_TARGET}", 1),
+        (rf"(?:extend|lengthen) {_TARGET} by (?P<amount>.+?)", 1),
+        (rf"give {_TARGET} (?P<amount>.+?)", 1),
+        (rf"(?:take|knock|shave) (?P<amount>.+?) off {_TARGET}", -1),
+        (rf"(?:remove|subtract) (?P<amount>.+?) from {_TARGET}", -1),
+        (rf"(?:shorten|reduce|cut) {_TARGET} by (?P<amount>.+?)", -1),
+    )
+]
+# "move my alarm to seven thirty", "change the alarm for seven to eight": that one, to the new time
+_MOVE = re.compile(
+    rf"{LEAD_IN}(?:change|move|reschedule|reset|push back|bring forward) (?:the |my )?alarm"
+    r"(?: (?P<which>for .+?))? (?:to|for|until) (?P<when>.+?)(?: please)?"
+)
+# asked of an alarm or a reminder what it cannot do: an honest answer, not the LLM's "Done!"
 _CANNOT = re.compile(
-    rf"{LEAD_IN}(?:(?:pause|resume|restart|unpause|stop and restart) (?:the |my |all )?(?:timer|alarm)s?"
-    r"|add .+ to (?:the |my )?(?:timer|alarm)s?|(?:extend|lengthen|shorten) (?:the |my )?timers?.*)"
-    r"(?: please)?"
+    rf"{LEAD_IN}(?:(?:pause|hold|freeze|resume|unpause) (?:the |my |all )?(?:alarm|reminder)s?"
+    r"|(?:add|put) .+ (?:to|on|onto) (?:the |my )?(?:alarm|reminder)s?"
+    r"|(?:extend|lengthen|shorten|delay|push back) (?:the |my )?(?:alarm|reminder)s?.*)(?: please)?"
 )
 # "snooze", "snooze for five minutes", after an alarm rang
 _SNOOZE = re.compile(rf"{LEAD_IN}snooze(?: (?:it|the alarm|my alarm))?(?: for (?P<for>.+?))?(?: please)?")
 SNOOZE_S = 9 * 60  # as a bedside clock snoozes
 SNOOZE_WITHIN_S = 30 * 60  # "snooze" this long after an alarm rang snoozes it
-# "every day", "on weekdays": an alarm or a reminder is set once, and says so
+# "every day", "on weekdays", "every monday and thursday": the days an alarm or a reminder at a time
+# of day goes off on, each week ("on monday", one day, is a day for `_when`)
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")  # date.weekday()
+_DAYNAME = "|".join(WEEKDAYS)
 _EVERY = re.compile(
-    r" (?:every (?:day|morning|evening|night|weekday)|each (?:day|morning)|daily|on weekdays)\b"
+    r" (?:(?:every|each) (?:day|(?P<part>morning|afternoon|evening|night))|daily"
+    r"|(?P<weekdays>every weekday|every week day|on weekdays|on week days)"
+    r"|(?P<weekends>every weekend|on weekends|at weekends)"
+    rf"|(?:every|each) (?P<every>(?:{_DAYNAME})s?(?:(?: and |, | )(?:{_DAYNAME})s?)*)"
+    rf"|on (?P<on>(?:{_DAYNAME})s(?:(?: and |, | )(?:{_DAYNAME})s)*))\b"
 )
+EVERY_DAY = "0123456"  # `Request.days`, `Timer.days`: weekday numbers, Monday 0
 _LEFT = re.compile(
     # "how" may be lost: without a pre-roll, the recognizer heard "much time is left" from 4 of 12 voices
     rf"{LEAD_IN}(?:(?:how (?:much time|much longer|long)|much (?:time|longer)) (?:is |is there )?"
     r"(?:left|remaining|to go)"
-    r"(?: on (?:the|my) timers?)?|how long until (?:the|my) timer(?: goes off| is done| ends)?"
+    r"(?: on (?:the |my )(?:(?P<name>[a-z']+) )?timers?(?: (?P<which>for .+?))?)?"
+    r"|how long until (?:the |my )(?:(?P<until>[a-z']+) )?timer(?: goes off| is done| ends)?"
     r"|(?:do i have|are there|is there) (?:any|a) timers?(?: running| on)?"
     r"|(?:what|which) timers (?:do i have|are running)"
     r"|(?:what's|what is) (?:left )?on (?:the|my) timers?|check (?:the|my) timers?)(?: please)?"
 )
 _ALARM = re.compile(
     rf"{LEAD_IN}(?:(?:set|make|create|give me) (?:an |the |my |a |me an )?alarm"
-    r"(?: for| at|(?= tomorrow| in ))|alarm (?:for|at)|(?P<wake>wake me(?: up)?)) (?P<when>.+?)(?: please)?"
+    rf"(?: for| at|(?= tomorrow| in | on | (?:{_DAYNAME})\b))|alarm (?:for|at)|(?P<wake>wake me(?: up)?))"
+    r" (?P<when>.+?)(?: please)?"
 )
 _WHEN = re.compile(
     rf"{LEAD_IN}(?:(?:when|what time) is (?:my|the) (?P<kind>alarm|reminder)s?(?: set for)?"
@@ -109,8 +145,8 @@ _REMIND = re.compile(
     rf"{LEAD_IN}(?:(?P<first>.+?) )??(?:remind me|set a reminder)(?: (?P<rest>.+?))?(?: please)?"
 )
 _LINK = re.compile(r"(?P<before>.*?)(?:^|\b)(?P<link>to|that|about) (?P<task>.+)")
-# "at nine tomorrow", "tomorrow evening at eight", "tomorrow at nine"
-_DAY = r"tomorrow(?: (?:morning|afternoon|evening|night))?"
+# "at nine tomorrow", "tomorrow evening at eight", "tomorrow at nine", "on friday at nine"
+_DAY = rf"(?:tomorrow|(?:on )?(?:{_DAYNAME}))(?: (?:morning|afternoon|evening|night))?"
 _AT = re.compile(rf"(?:(?P<day>{_DAY}) )?(?P<at>at |for )?(?P<time>.+?)(?: (?P<day_after>{_DAY}))?")
 # the reminder's words for the user's: "remind me to call my mom" → "Reminder: call your mom."
 _YOURS = {"my": "your", "me": "you", "i": "you", "i'm": "you're", "mine": "yours", "myself": "yourself",
@@ -129,15 +165,19 @@ _CLOCK_TIME = re.compile(
 
 class Request(NamedTuple):
     what: str  # "set" (a timer), "alarm", "remind", "cancel", "left" (on the timers), "when", "snooze",
-    # "cannot" (pause a timer, add time to it)
-    seconds: int | None = None  # set, alarm, remind: from now until due; None: no time said (asked back)
+    # "pause", "resume", "restart", "change" (a timer's time left), "move" (an alarm), "cannot" (pause an
+    # alarm, add time to it)
+    seconds: int | None = None  # set, alarm, remind: from now until due; None: no time said (asked back);
+    # change: how much to add (below 0: take off); snooze: for how long
     kind: str = "timer"  # cancel, when: "timer", "alarm" or "reminder"
-    at: datetime | None = None  # alarm, remind: when, if said as a time of day
+    at: datetime | None = None  # alarm, remind, move: when, if said as a time of day
     task: str = ""  # remind: what to remind of, as the reminder says it ("call your mom")
     link: str = "to"  # remind: "to", "that" or "about", as asked ("remind me that the oven is on")
-    repeat: bool = False  # alarm, remind: asked for every day, which is not done (set once, said so)
-    name: str = ""  # set, cancel: a timer's name ("pasta"), if said
-    which: str = ""  # cancel: which one, as said ("for ten minutes", "for seven", "to call my mom"); "": all
+    days: str = ""  # alarm, remind: the weekdays it goes off on each week ("01234": on weekdays); "": once
+    name: str = ""  # a timer's name ("pasta"), if said
+    which: str = ""  # cancel, pause, change, move: which one, as said ("for ten minutes", "for seven", "to
+    # call my mom"); "": all (cancel, pause), the only one (change, move)
+    when: str = ""  # move: the new time of day as said ("seven thirty"), read in the moved alarm's half day
 
 
 def parse_duration(words: str) -> int | None:
@@ -161,30 +201,78 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
     now = now or datetime.now()
     if m := _CANCEL.fullmatch(said):
         return Request("cancel", kind=m["kind"], which=m["which"] or "", name=m["name"] or "")
-    if _LEFT.fullmatch(said):
-        return Request("left")
+    if m := _LEFT.fullmatch(said):
+        return Request("left", name=m["name"] or m["until"] or "", which=m["which"] or "")
     if m := _WHEN.fullmatch(said):
         return Request("when", kind=m["kind"] or m["kinds"] or m["which"] or m["any"])
+    if (m := _PAUSE.fullmatch(said)) and not (m["resume"] == "start" and not m["again"]):
+        what = "pause" if m["pause"] else "resume" if m["resume"] else "restart"
+        return Request(what, name=m["name"] or "", which=m["which"] or "")
+    for pattern, sign in _CHANGE:
+        if m := pattern.fullmatch(said):
+            # "another minute", "five more minutes", "an extra thirty seconds": the duration
+            amount = re.sub(r"^(?:another|an extra|one more) (?=(?:second|minute|hour)\b)", "a ", m["amount"])
+            seconds = parse_duration(re.sub(r"(?:^(?:another|an extra) | (?:more|extra)\b)", "", amount))
+            return seconds and Request("change", sign * seconds, name=m["name"] or "", which=m["which"] or "")
+    if m := _MOVE.fullmatch(said):
+        return Request("move", kind="alarm", which=m["which"] or "", when=m["when"])
     if _CANNOT.fullmatch(said):
         return Request("cannot")
     if m := _SNOOZE.fullmatch(said):
         seconds = parse_duration(m["for"]) if m["for"] else SNOOZE_S
         return Request("snooze", seconds)
-    once = _EVERY.sub("", said)  # "every day": set once, and said so
+    days, part, once = "", "", said
+    if every := _EVERY.search(said):  # "every day at seven": the first such moment, then each day
+        # a time without a.m. or p.m. is of the part of the day said, else by day: "at nine" 9 AM
+        days, part, once = _days(every), every["part"] or "day", said[: every.start()] + said[every.end() :]
     if m := _REMIND.fullmatch(once):
-        request = _reminder(m, now)
-        return request and request._replace(repeat=once != said)
-    if m := _ALARM.fullmatch(once):
+        request = _reminder(m, now, part)
+    elif m := _ALARM.fullmatch(once):
         wake = bool(m["wake"])
-        if wake and not m["when"].startswith(("at ", "in ", "tomorrow")):  # "wake me up when it's over"
-            return None
-        at, seconds = _when(m["when"], now, morning=wake, bare=True) or (None, None)  # "for the morning"
+        if wake and not m["when"].startswith(("at ", "in ", "tomorrow", "on ", *WEEKDAYS)):
+            return None  # "wake me up when it's over"
+        wake_part = "morning" if wake and part in ("", "day") else part  # "wake me up at six every day"
+        at, seconds = _when(m["when"], now, wake_part, bare=True) or (None, None)
         if at is None and seconds is not None:  # "wake me up in an hour": at the time it will be then
             at = now + timedelta(seconds=seconds)
-        return Request("alarm", seconds, at=at, repeat=once != said)
-    if m := _SET.fullmatch(said):
+        request = Request("alarm", seconds, at=at)
+    elif m := _SET.fullmatch(said):
         return _timer(m)
-    return None
+    else:
+        return None
+    if request is None or not days or request.seconds is None:
+        return request
+    at = request.at or now + timedelta(seconds=request.seconds)  # "every day in an hour": at that time
+    at = next_on(at - timedelta(days=1), days, now)  # the first of its days, at that time
+    return request._replace(at=at, seconds=math.ceil((at - now).total_seconds()), days=days)
+
+
+def _days(every: re.Match) -> str:
+    """The weekdays (`EVERY_DAY`'s digits) that an `_EVERY` match names."""
+    if every["weekdays"]:
+        return "01234"
+    if every["weekends"]:
+        return "56"
+    if named := every["every"] or every["on"]:
+        return "".join(str(i) for i, day in enumerate(WEEKDAYS) if re.search(rf"\b{day}", named))
+    return EVERY_DAY
+
+
+def next_on(at: datetime, days: str, after: datetime) -> datetime:
+    """The first moment later than `after` at `at`'s time of day on one of `days` (weekday digits).
+    Naive local times, a day on at a time: the same time of day across a change of summer time."""
+    while at <= after or str(at.weekday()) not in days:
+        at += timedelta(days=1)
+    return at
+
+
+def _on_days(days: str) -> str:
+    """ "every day", "on weekdays", "on weekends", "on Mondays and Thursdays"."""
+    if days == EVERY_DAY:
+        return "every day"
+    if days in ("01234", "56"):
+        return "on weekdays" if days == "01234" else "on weekends"
+    return "on " + _listed([f"{WEEKDAYS[int(d)].capitalize()}s" for d in days])
 
 
 def _timer(m: re.Match) -> Request | None:
@@ -224,27 +312,30 @@ def _duration_then_name(words: str) -> tuple[int | None, str | None]:
     return None, words if len(split) <= MAX_NAME_WORDS else None
 
 
-def _reminder(m: re.Match, now: datetime) -> Request | None:
+def _reminder(m: re.Match, now: datetime, part: str = "") -> Request | None:
     """A reminder request: its task in the reminder's words ("my mom" → "your mom"), and its time,
     said before "remind me", after it ("remind me at nine to ...") or after the task. An "in ..." or
-    "at ..." that is no time is part of the task ("put the cake in the oven")."""
+    "at ..." that is no time is part of the task ("put the cake in the oven"). `part`: of the day
+    said with its days ("every morning"), for a time said without a.m. or p.m."""
     at, seconds, task, link = None, None, m["rest"] or "", "to"
     if m["first"]:  # "in an hour remind me to ...", "tomorrow at nine remind me to ..."
-        if (said := _when(m["first"], now)) is None:
+        if (said := _when(m["first"], now, part)) is None:
             return None
         at, seconds = said
     if linked := _LINK.fullmatch(task):
         before = linked["before"].strip()
         # "remind me at nine tomorrow to call mom", "set a reminder for nine to ...", or a link of
         # the task ("remind me to go to the store") when nothing, or no when, stands before it
-        said = _when(before, now, bare=True) if before and seconds is None else None
+        said = _when(before, now, part, bare=True) if before and seconds is None else None
         if said or not before:
             link, task = linked["link"], linked["task"]
             at, seconds = said or (at, seconds)
     if seconds is None:  # "remind me to call mom tomorrow at nine": the longest end that is a when
         words = task.split()
         for i in range(len(words)):
-            if words[i] in ("in", "at", "tomorrow") and (said := _when(" ".join(words[i:]), now)):
+            if words[i] in ("in", "at", "tomorrow", "on", *WEEKDAYS) and (
+                said := _when(" ".join(words[i:]), now, part)
+            ):
                 at, seconds = said
                 task = " ".join(words[:i])
                 break
@@ -253,38 +344,46 @@ def _reminder(m: re.Match, now: datetime) -> Request | None:
 
 
 def _when(
-    words: str, now: datetime, morning: bool = False, bare: bool = False
+    words: str, now: datetime, part: str = "", bare: bool = False
 ) -> tuple[datetime | None, int] | None:
     """(the moment, seconds from `now` to it) that `words` name, or None: "in ten minutes" (no
-    moment: None, 600), "at nine", "at nine tomorrow", "tomorrow evening at eight", and without "at"
-    when `bare` ("nine tomorrow", after "set an alarm for"). `morning`: a wake-up, so a.m. unless
-    said otherwise."""
+    moment: None, 600), "at nine", "at nine tomorrow", "tomorrow evening at eight", "on friday at
+    nine", and without "at" when `bare` ("nine tomorrow", after "set an alarm for"). `part`: of the
+    day, said elsewhere (a wake-up is in the "morning"), for a time said without a.m. or p.m."""
     if words.startswith("in "):
         seconds = parse_duration(words[3:])
         return None if seconds is None else (None, seconds)
     m = _AT.fullmatch(words)
     if m is None or (m["day"] and m["day_after"]) or not (bare or m["at"]):
         return None
-    if day := m["day"] or m["day_after"]:  # what "tomorrow" came with says a.m. or p.m.
-        part = day.removeprefix("tomorrow").strip() or ("morning" if morning else "")
-        at = clock_time_tomorrow(m["time"], now, part)
+    if day := m["day"] or m["day_after"]:  # what the day came with says a.m. or p.m.
+        name, _, day_part = day.removeprefix("on ").partition(" ")
+        if name == "tomorrow":
+            ahead = 1
+        else:  # "on friday": the coming one; said on a Friday, a week on ("today" would say today)
+            ahead = (WEEKDAYS.index(name) - now.weekday()) % 7 or 7
+        at = clock_time_on(m["time"], now.date() + timedelta(days=ahead), day_part or part)
     else:
-        at = next_clock_time(m["time"], now, morning)
+        at = next_clock_time(m["time"], now, part)
     return None if at is None else (at, math.ceil((at - now).total_seconds()))
 
 
-def next_clock_time(words: str, now: datetime, morning: bool = False) -> datetime | None:
+def next_clock_time(words: str, now: datetime, part: str = "") -> datetime | None:
     """The next moment after `now` that the spoken time of day names ("seven", "six forty five p m",
-    "seven o'clock in the morning"), or None. Without a.m. or p.m., the sooner of the two, or the
-    morning's when `morning` ("wake me up at seven" at 5 PM)."""
+    "seven o'clock in the morning"), or None. Without a.m. or p.m., the sooner of the two, or the one
+    of the `part` of the day said elsewhere ("wake me up at seven" at 5 PM: 7 AM)."""
     said = _clock_reading(words)
     if said is None:
         return None
     hour, minute, half = said
     if half:
         hours = [hour % 12 + _HALF_DAY[half]]
+    elif hour > 12:
+        hours = [hour]
+    elif part:
+        hours = [_in_part(hour, part)]
     else:
-        hours = [hour] if hour > 12 else [hour % 12] if morning else [hour % 12, hour % 12 + 12]
+        hours = [hour % 12, hour % 12 + 12]
     times = []
     for h in hours:
         at = now.replace(hour=h, minute=minute, second=0, microsecond=0)
@@ -292,8 +391,8 @@ def next_clock_time(words: str, now: datetime, morning: bool = False) -> datetim
     return min(times)
 
 
-def clock_time_tomorrow(words: str, now: datetime, part: str = "") -> datetime | None:
-    """The moment on the day after `now`'s that "seven ... tomorrow [morning|afternoon|evening|night]"
+def clock_time_on(words: str, day: date, part: str = "") -> datetime | None:
+    """The moment on `day` that "seven ... [tomorrow|on friday] [morning|afternoon|evening|night]"
     names, or None. Without a.m., p.m. or a part of the day, the daytime reading, 7:00 to 6:59 PM:
     asked at 10 AM, "nine tomorrow" is not the sooner 9 PM but 9 AM, and "one tomorrow" is 1 PM."""
     said = _clock_reading(words)
@@ -304,11 +403,17 @@ def clock_time_tomorrow(words: str, now: datetime, part: str = "") -> datetime |
         h = hour % 12 + _HALF_DAY[half]
     elif hour > 12 or hour == 0:  # "seventeen thirty tomorrow" says which
         h = hour
-    elif part:
-        h = hour % 12 + (0 if part == "morning" else 12)
     else:
-        h = hour + 12 if hour < 7 else hour  # twelve: noon
-    return (now + timedelta(days=1)).replace(hour=h, minute=minute, second=0, microsecond=0)
+        h = _in_part(hour, part or "day")
+    return datetime.combine(day, dt_time(h, minute))
+
+
+def _in_part(hour: int, part: str) -> int:
+    """The hour (1 to 12, said without a.m. or p.m.) in a part of the day: "morning" a.m.,
+    "afternoon", "evening" or "night" p.m., "day" 7:00 to 6:59 PM (twelve is noon)."""
+    if part == "day":
+        return hour + 12 if hour < 7 else hour
+    return hour % 12 + (0 if part == "morning" else 12)
 
 
 def _clock_reading(words: str) -> tuple[int, int, str | None] | None:
@@ -371,6 +476,8 @@ class Timer:
     name: str | None = None  # a timer's, if given ("pasta": "Your pasta timer is done.")
     due_at: datetime | None = None  # when it goes off on the wall clock (UTC): kept across restarts
     missed: str = ASLEEP  # why it would be late: a suspend, or, kept from an earlier run, no assistant
+    days: str = ""  # an alarm's or a reminder's weekdays ("01234"), set again for the next when it goes off
+    paused_left: int | None = None  # a paused timer's seconds left (it waits on nothing)
     key: str = field(default_factory=lambda: uuid.uuid4().hex[:12])  # its row in the store
 
     @property
@@ -383,7 +490,7 @@ class Timer:
         return {
             "key": self.key, "kind": self.kind, "seconds": self.seconds, "due_at": self.due_at.isoformat(),
             "at": self.at.isoformat() if self.at else None, "task": self.task, "link": self.link,
-            "name": self.name,
+            "name": self.name, "days": self.days, "paused_left": self.paused_left,
         }  # fmt: skip
 
     @property
@@ -391,7 +498,7 @@ class Timer:
         return "reminder" if self.task is not None else "alarm" if self.at is not None else "timer"
 
     def left(self, now: float) -> int:
-        return max(1, round(self.due - now))
+        return self.paused_left if self.paused_left is not None else max(1, round(self.due - now))
 
 
 @dataclass
@@ -430,11 +537,17 @@ class Timers:
         if request.what == "cancel":
             return self._cancel(request.kind, request.which, request.name)
         if request.what == "left":
-            return self._left()
+            return self._left(request.name, request.which)
         if request.what == "when":
             return self._when(request.kind, now)
+        if request.what in ("pause", "resume", "restart"):
+            return self._pause(request.what, request.name, request.which)
+        if request.what == "change":
+            return self._change(request.seconds, request.name, request.which)
+        if request.what == "move":
+            return self._move(request.when, request.which, now)
         if request.what == "cannot":
-            return "I can't pause a timer or change its time yet: cancel it and set a new one."
+            return "I can't pause an alarm or a reminder, or change its time: cancel it and set a new one."
         if request.what == "snooze":
             return self._snooze(request.seconds or SNOOZE_S, now)
         if request.seconds is None:  # "set a timer for the pasta": for how long? (not the LLM's guess)
@@ -444,9 +557,7 @@ class Timers:
                 return "When? Say, for example: remind me to call mom in ten minutes, or at 5 PM."
             return "For how long? Say, for example: set a timer for five minutes."
         task = request.task if request.what == "remind" else None
-        done = self._set(request.seconds, request.at, now, task, request.link, request.name)
-        kind = "reminders" if task is not None else "alarms"
-        return done + (f" Once only: I can't repeat {kind} yet." if request.repeat else "")
+        return self._set(request.seconds, request.at, now, task, request.link, request.name, request.days)
 
     def _set(
         self,
@@ -456,15 +567,25 @@ class Timers:
         task: str | None = None,
         link: str = "to",
         name: str = "",
+        days: str = "",
     ) -> str:
         due_at = datetime.now(UTC) + timedelta(seconds=seconds)
         timer = Timer(
-            seconds, self.clock() + seconds, at=at, task=task, link=link, due_at=due_at, name=name or None
-        )
+            seconds, self.clock() + seconds, at=at, task=task, link=link, due_at=due_at, name=name or None,
+            days=days,
+        )  # fmt: skip
         self._wait(timer)
         self.running.append(timer)
         if self.keep is not None:
             self.keep(timer.row())
+        if days:  # "Alarm set for 7:00 AM on weekdays, starting Monday."
+            first = "today" if at.date() == now.date() else _day_name(at, now).removeprefix("on ")
+            when = f"{time_of_day(at)} {_on_days(days)}, starting {first}"
+            return (
+                f"Okay, I'll remind you{_of(timer)} at {when}."
+                if task is not None
+                else f"Alarm set for {when}."
+            )
         if task is not None:
             return f"Okay, I'll remind you{_of(timer)} {_reminder_time(timer, now)}."
         if at is not None:
@@ -484,7 +605,12 @@ class Timers:
         if late < -0.001:
             self._wait(timer)
             return
-        self._remove(timer)
+        due_at, missed = timer.at, timer.missed  # as they were for this one
+        if timer.days:  # "every day": set for its next day before it is said (the same time of day)
+            self._move_to(timer, next_on(timer.at, timer.days, max(datetime.now(), timer.at)))
+            timer.missed = ASLEEP  # that one was kept from an earlier run, not the next
+        else:
+            self._remove(timer)
         # asleep (or not running) at the due time: say how late, not that it is on time
         ago = spoken_duration(round(late / 60) * 60) if late >= LATE_S else ""
         if timer.task is not None:
@@ -494,12 +620,12 @@ class Timers:
             )
         elif ago:
             if timer.at is not None:
-                self.announce(f"Your alarm for {time_of_day(timer.at)} is {ago} late: {timer.missed}.")
+                self.announce(f"Your alarm for {time_of_day(due_at)} is {ago} late: {missed}.")
             else:
-                self.announce(f"Your {timer.title} ended {ago} ago, while {timer.missed}.")
+                self.announce(f"Your {timer.title} ended {ago} ago, while {missed}.")
         elif timer.at is not None:
             self.rang = self.clock()
-            self.announce(f"It's {time_of_day(timer.at)}. This is your alarm.")
+            self.announce(f"It's {time_of_day(due_at)}. This is your alarm.")
         else:
             self.announce(f"Your {timer.title} is done.")
 
@@ -512,29 +638,128 @@ class Timers:
         self._set(seconds, at, now)
         return f"Snoozed until {time_of_day(at)}."
 
-    def _cancel(self, kind: str, which: str = "", name: str = "") -> str:
+    def _chosen(self, kind: str, which: str = "", name: str = "") -> list[Timer]:
+        """Those of `kind` that `which` ("for ten minutes") and `name` ("pasta", a timer's) say."""
         named = name if kind == "timer" else ""  # "the pasta timer"; "the morning alarm" is any alarm
-        chosen = [
+        return [
             t
             for t in self.of_kind(kind)
             if (not which or _is_the_one(t, which)) and (not named or t.name == named)
         ]
+
+    def _cancel(self, kind: str, which: str = "", name: str = "") -> str:
+        chosen = self._chosen(kind, which, name)
         if not chosen:
-            return f"There is no {f'{named} ' * bool(named)}{kind}{f' {which}' * bool(which)} to cancel."
+            return f"There is no {_said(kind, name, which)} to cancel."
         for timer in chosen:
-            timer.handle.cancel()
+            if timer.handle is not None:
+                timer.handle.cancel()
             self._remove(timer)
         return f"{kind.capitalize()} cancelled." if len(chosen) == 1 else f"{len(chosen)} {kind}s cancelled."
 
-    def _left(self) -> str:
-        timers = self.timers
+    def _left(self, name: str = "", which: str = "") -> str:
+        timers = self._chosen("timer", which, name)
         if not timers:
-            return "There is no timer running."
+            return f"There is no {_said('timer', name, which)} running."
         now = self.clock()
         if len(timers) == 1:
-            return f"{spoken_duration(timers[0].left(now))} left."
-        each = _listed([f"the {t.title} has {spoken_duration(t.left(now))} left" for t in timers])
+            left = spoken_duration(timers[0].left(now))
+            return f"Paused with {left} left." if timers[0].paused_left is not None else f"{left} left."
+        each = _listed(
+            [
+                f"the {t.title} {'is paused with' if t.paused_left is not None else 'has'} "
+                f"{spoken_duration(t.left(now))} left"
+                for t in timers
+            ]
+        )
         return each[0].upper() + each[1:] + "."
+
+    def _pause(self, what: str, name: str = "", which: str = "") -> str:
+        """Pause, resume or restart (from its full length) the timers named, or all of them."""
+        chosen = self._chosen("timer", which, name)
+        said = _said("timer", name, which)
+        if not chosen:
+            return f"There is no {said} to {what}."
+        if what == "pause":
+            asked, chosen = len(chosen), [t for t in chosen if t.paused_left is None]
+            if not chosen:
+                return f"The {said} is already paused." if asked == 1 else "They are already paused."
+            now = self.clock()
+            for timer in chosen:
+                timer.paused_left = timer.left(now)
+                timer.handle.cancel()
+                timer.handle = None
+                self._kept(timer)
+            if len(chosen) > 1:
+                return f"{len(chosen)} timers paused."
+            return f"{said.capitalize()} paused with {spoken_duration(chosen[0].paused_left)} left."
+        if what == "resume":
+            asked, chosen = len(chosen), [t for t in chosen if t.paused_left is not None]
+            if not chosen:
+                return f"The {said} is not paused." if asked == 1 else "None of them is paused."
+        for timer in chosen:
+            self._run_for(timer, timer.seconds if what == "restart" else timer.paused_left)
+            done = "resumed" if what == "resume" else "restarted"
+        if len(chosen) > 1:
+            return f"{len(chosen)} timers {done}."
+        return f"{said.capitalize()} {done}: {spoken_duration(chosen[0].left(self.clock()))} left."
+
+    def _change(self, seconds: int, name: str = "", which: str = "") -> str:
+        """Add `seconds` to the timer named (or the only one), or take them off (below 0)."""
+        chosen = self._chosen("timer", which, name)
+        if not chosen:
+            return f"There is no {_said('timer', name, which)} running."
+        if len(chosen) > 1:
+            each = _listed([f"the {t.title}" for t in chosen])
+            return f"Which one? You have {each}: say, for example, add a minute to the {chosen[0].title}."
+        timer = chosen[0]
+        left = timer.left(self.clock()) + seconds
+        if left <= 0:
+            return f"Your {timer.title} has only {spoken_duration(left - seconds)} left."
+        if timer.paused_left is not None:
+            timer.paused_left = left
+            self._kept(timer)
+        else:
+            timer.handle.cancel()
+            self._run_for(timer, left)
+        done = "added" if seconds > 0 else "taken off"
+        return f"{spoken_duration(abs(seconds))} {done}: {spoken_duration(left)} left."
+
+    def _move(self, when: str, which: str, now: datetime) -> str:
+        """The alarm `which` says (or the only one) to the time of day `when` says, keeping its days.
+        Without a.m. or p.m., in the half of the day it was in: 7 AM "moved to seven thirty" is 7:30 AM."""
+        chosen = self._chosen("alarm", which)
+        if not chosen:
+            return f"There is no {_said('alarm', '', which)} to move."
+        if len(chosen) > 1:
+            each = _listed([_alarm_time(t.at, now, t.days) for t in sorted(chosen, key=lambda t: t.due)])
+            return (
+                f"Which one? You have alarms for {each}: say, for example, move my alarm for seven to eight."
+            )
+        timer = chosen[0]
+        at, _ = _when(when, now, "morning" if timer.at.hour < 12 else "evening", bare=True) or (None, None)
+        if at is None:
+            return "To what time? Say, for example: move my alarm to 7:30 AM."
+        timer.handle.cancel()
+        self._move_to(timer, next_on(at - timedelta(days=1), timer.days, now) if timer.days else at)
+        return f"Alarm moved to {_alarm_time(timer.at, now, timer.days)}."
+
+    def _move_to(self, timer: Timer, at: datetime) -> None:
+        """An alarm or a reminder set again, for `at` (its next day, or a new time)."""
+        timer.at = at
+        self._run_for(timer, (at - datetime.now()).total_seconds())
+
+    def _run_for(self, timer: Timer, seconds: float) -> None:
+        """`timer` due in `seconds` from now (not paused), and kept so."""
+        timer.paused_left = None
+        timer.due = self.clock() + seconds
+        timer.due_at = datetime.now(UTC) + timedelta(seconds=seconds)
+        self._wait(timer)
+        self._kept(timer)
+
+    def _kept(self, timer: Timer) -> None:
+        if self.keep is not None:
+            self.keep(timer.row())
 
     def _when(self, kind: str, now: datetime) -> str:
         if kind == "reminder":
@@ -546,7 +771,7 @@ class Timers:
         alarms = sorted(self.alarms, key=lambda t: t.due)
         if not alarms:
             return "There is no alarm set."
-        times = _listed([_alarm_time(t.at, now) for t in alarms])
+        times = _listed([_alarm_time(t.at, now, t.days) for t in alarms])
         return f"Your alarm is set for {times}." if len(alarms) == 1 else f"Your alarms are set for {times}."
 
     def _remove(self, timer: Timer) -> None:
@@ -567,13 +792,17 @@ class Timers:
                     int(row["seconds"]), self.clock() + (due_at - now).total_seconds(), task=row["task"],
                     at=datetime.fromisoformat(row["at"]) if row["at"] else None, link=row["link"],
                     due_at=due_at, missed=NOT_RUNNING, key=row["key"], name=row.get("name"),
+                    days=row.get("days") or "", paused_left=row.get("paused_left"),
                 )  # fmt: skip
+                if timer.paused_left is not None:
+                    timer.paused_left = int(timer.paused_left)
             except (KeyError, TypeError, ValueError):
                 unreadable.append(row)
                 if self.drop is not None and "key" in row:
                     self.drop(row["key"])
                 continue
-            self._wait(timer)
+            if timer.paused_left is None:
+                self._wait(timer)
             self.running.append(timer)
         return unreadable
 
@@ -582,7 +811,8 @@ class Timers:
         many were running."""
         count = len(self.running)
         for timer in self.running:
-            timer.handle.cancel()
+            if timer.handle is not None:  # None: paused
+                timer.handle.cancel()
         self.running = []
         return count
 
@@ -612,14 +842,30 @@ def _of(timer: Timer) -> str:
 
 
 def _reminder_time(timer: Timer, now: datetime, clock_now: float | None = None) -> str:
-    """ "at 5:00 PM" for one set at a time of day, else "in 10 minutes" (from `clock_now`, on the
-    timers' clock; as set when None)."""
+    """ "at 5:00 PM" for one set at a time of day (and its days), else "in 10 minutes" (from
+    `clock_now`, on the timers' clock; as set when None)."""
     if timer.at is not None:
-        return f"at {_alarm_time(timer.at, now)}"
+        return f"at {_alarm_time(timer.at, now, timer.days)}"
     left = timer.seconds if clock_now is None else timer.left(clock_now)
     return f"in {spoken_duration(left)}"
 
 
-def _alarm_time(at: datetime, now: datetime) -> str:
-    """The alarm's time of day, and "tomorrow" after it when that is another day than `now`'s."""
-    return time_of_day(at) + (" tomorrow" if at.date() != now.date() else "")
+def _alarm_time(at: datetime, now: datetime, days: str = "") -> str:
+    """The alarm's time of day, and its day when that is not `now`'s ("tomorrow", "on Friday"), or
+    the days it goes off on ("on weekdays")."""
+    if days:
+        return f"{time_of_day(at)} {_on_days(days)}"
+    return time_of_day(at) + ("" if at.date() == now.date() else f" {_day_name(at, now)}")
+
+
+def _day_name(at: datetime, now: datetime) -> str:
+    """ "tomorrow", "on Friday" (within the week), "on December 24"."""
+    ahead = (at.date() - now.date()).days
+    if ahead == 1:
+        return "tomorrow"
+    return f"on {at:%A}" if 1 < ahead < 7 else f"on {at:%B} {at.day}"
+
+
+def _said(kind: str, name: str, which: str) -> str:
+    """ "pasta timer", "timer for ten minutes", "alarm": the one asked about, as asked."""
+    return f"{f'{name} ' * bool(name and kind == 'timer')}{kind}{f' {which}' * bool(which)}"

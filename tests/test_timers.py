@@ -57,8 +57,27 @@ def test_spoken_durations(words, seconds):
         ("do I have any timers", Request("left")),
         ("what reminders do I have", Request("when", kind="reminder")),
         ("do I have any alarms set", Request("when", kind="alarm")),
-        ("pause the timer", Request("cannot")),
-        ("add five minutes to the timer", Request("cannot")),
+        ("pause the timer", Request("pause")),
+        ("pause the pasta timer", Request("pause", name="pasta")),
+        ("resume the timer", Request("resume")),
+        ("start the timer again", Request("resume")),
+        ("restart the timer for ten minutes", Request("restart", which="for ten minutes")),
+        ("start the timer", Request("set", None)),  # a new one: for how long? asked back
+        ("add five minutes to the timer", Request("change", 300)),
+        ("add five more minutes to the pasta timer", Request("change", 300, name="pasta")),
+        ("put another minute on the timer", Request("change", 60)),
+        ("extend the timer by thirty seconds", Request("change", 30)),
+        ("take two minutes off the timer", Request("change", -120)),
+        ("pause the alarm", Request("cannot")),
+        ("add ten minutes to my alarm", Request("cannot")),
+        ("move my alarm to seven thirty", Request("move", kind="alarm", when="seven thirty")),
+        (
+            "change the alarm for seven to eight",
+            Request("move", kind="alarm", which="for seven", when="eight"),
+        ),
+        ("how much time is left on the pasta timer", Request("left", name="pasta")),
+        ("how long until the egg timer goes off", Request("left", name="egg")),
+        ("how long is left on the timer for ten minutes", Request("left", which="for ten minutes")),
         ("snooze", Request("snooze", 540)),
         ("snooze for five minutes", Request("snooze", 300)),
         # not (only) about a timer: the LLM's
@@ -68,6 +87,8 @@ def test_spoken_durations(words, seconds):
         ("the timer is beeping", None),
         ("How long is a minute?", None),
         ("What is a timer?", None),
+        ("add salt to the timer", None),
+        ("pause the music", None),
     ],
 )
 def test_requests(said, parsed):
@@ -213,18 +234,202 @@ def test_an_alarm_in_a_while_is_set_for_the_time_it_will_be_then():
     assert parse_request("set an alarm in 20 minutes", ten_am).at == datetime(2026, 12, 7, 10, 20)
 
 
-def test_every_day_is_set_once_and_said_so():
+MONDAY_10_AM = datetime(2026, 12, 7, 10, 0)
+
+
+@pytest.mark.parametrize(
+    ("said", "at", "days"),
+    [
+        ("wake me up at seven every day", datetime(2026, 12, 8, 7, 0), "0123456"),
+        ("wake me up at seven on weekdays", datetime(2026, 12, 8, 7, 0), "01234"),
+        ("wake me up at six every day", datetime(2026, 12, 8, 6, 0), "0123456"),  # a wake-up: a.m.
+        ("set an alarm for ten every night", datetime(2026, 12, 7, 22, 0), "0123456"),
+        ("set an alarm for nine every weekend", datetime(2026, 12, 12, 9, 0), "56"),
+        ("set an alarm for 6:30 pm every monday and thursday", datetime(2026, 12, 7, 18, 30), "03"),
+        ("set an alarm for eight on tuesdays", datetime(2026, 12, 8, 8, 0), "1"),
+        ("remind me every morning at eight to take my pills", datetime(2026, 12, 8, 8, 0), "0123456"),
+        ("remind me to water the plants every sunday at nine", datetime(2026, 12, 13, 9, 0), "6"),
+        ("remind me to stretch every day in an hour", datetime(2026, 12, 7, 11, 0), "0123456"),
+        ("wake me up on friday at six", datetime(2026, 12, 11, 6, 0), ""),  # once
+        ("set an alarm for seven on monday", datetime(2026, 12, 14, 7, 0), ""),  # today's is a week on
+        ("remind me to call mom monday evening at eight", datetime(2026, 12, 14, 20, 0), ""),
+    ],
+)
+def test_alarms_and_reminders_on_days_of_the_week(said, at, days):
+    request = parse_request(said, MONDAY_10_AM)
+    assert (request.at, request.days) == (at, days)
+    assert request.seconds == (at - MONDAY_10_AM).total_seconds()
+
+
+def test_every_day_is_set_for_each_day_and_said_so():
     async def main():
         timers = Timers(lambda text: None)
-        ten_am = datetime(2026, 12, 7, 10, 0)
-        assert timers.answer("wake me up at 7 every day", ten_am) == (
-            "Alarm set for 7:00 AM tomorrow. Once only: I can't repeat alarms yet."
+        assert timers.answer("wake me up at 7 every day", MONDAY_10_AM) == (
+            "Alarm set for 7:00 AM every day, starting tomorrow."
         )
-        assert timers.answer("remind me every day at nine am to take my pills", ten_am) == (
-            "Okay, I'll remind you to take your pills at 9:00 AM tomorrow. Once only: I can't repeat"
-            " reminders yet."
+        assert timers.answer("set an alarm for nine on weekends", MONDAY_10_AM) == (
+            "Alarm set for 9:00 AM on weekends, starting Saturday."
         )
-        assert len(timers.running) == 2
+        assert timers.answer("remind me every monday and friday at six pm to call my mom", MONDAY_10_AM) == (
+            "Okay, I'll remind you to call your mom at 6:00 PM on Mondays and Fridays, starting today."
+        )
+        assert (
+            timers.answer("wake me up on thursday at six", MONDAY_10_AM)
+            == "Alarm set for 6:00 AM on Thursday."
+        )
+        assert timers.answer("when is my alarm", MONDAY_10_AM) == (
+            "Your alarms are set for 7:00 AM every day, 6:00 AM on Thursday and 9:00 AM on weekends."
+        )
+        assert timers.answer("cancel my alarm for seven") == "Alarm cancelled."
+        assert len(timers.running) == 3
+        timers.close()
+
+    asyncio.run(main())
+
+
+def test_a_repeating_alarm_rings_and_is_set_for_its_next_day(tmp_path):
+    """Kept in a real memory file: after it rings, the row holds the next day's time."""
+    memory = Memory(MemoryConfig(path=str(tmp_path / "memory.db"))).build()
+    at = datetime.now() + timedelta(seconds=0.5)
+    memory.keep_timer({"key": "k", "kind": "alarm", "seconds": 3600, "link": "to", "task": None,
+                       "due_at": (datetime.now(UTC) + timedelta(seconds=0.5)).isoformat(),
+                       "at": at.isoformat(), "days": "0123456"})  # fmt: skip
+
+    async def run():
+        said: list[str] = []
+        timers = Timers(said.append, keep=memory.keep_timer, drop=memory.drop_timer, check_s=0.05)
+        timers.restore(memory.kept_timers())
+        await asyncio.sleep(0.8)
+        when = timers.answer("when is my alarm")
+        timers.close()
+        return said, when
+
+    said, when = asyncio.run(run())
+    assert said == [f"It's {clock.time_of_day(at)}. This is your alarm."]
+    assert when == f"Your alarm is set for {clock.time_of_day(at)} every day."
+    [row] = memory.kept_timers()
+    assert datetime.fromisoformat(row["at"]) == at + timedelta(days=1)
+    due = datetime.fromisoformat(row["due_at"]) - datetime.now(UTC)
+    assert timedelta(hours=23, minutes=59) < due <= timedelta(days=1)
+    memory.close()
+
+
+def test_a_repeating_reminder_kept_while_no_assistant_ran_says_so_then_waits_for_its_next_day(tmp_path):
+    memory = Memory(MemoryConfig(path=str(tmp_path / "memory.db"))).build()
+    at = datetime.now() - timedelta(hours=2)
+    memory.keep_timer({"key": "k", "kind": "reminder", "seconds": 3600, "link": "to",
+                       "task": "take your pills", "at": at.isoformat(), "days": "0123456",
+                       "due_at": (datetime.now(UTC) - timedelta(hours=2)).isoformat()})  # fmt: skip
+
+    async def run():
+        said: list[str] = []
+        timers = Timers(said.append, keep=memory.keep_timer, drop=memory.drop_timer, check_s=0.05)
+        timers.restore(memory.kept_timers())
+        await asyncio.sleep(0.2)
+        timers.close()
+        return said, timers
+
+    said, timers = asyncio.run(run())
+    assert said == ["Reminder, 2 hours late: take your pills."]
+    [row] = memory.kept_timers()
+    assert datetime.fromisoformat(row["at"]) == at + timedelta(days=1)
+    memory.close()
+
+
+def test_a_timer_is_paused_resumed_and_given_more_or_less_time():
+    """ "Pause the timer" and "add five minutes to the timer" went to the LLM ("You can add five minutes
+    to the timer.") and nothing changed."""
+
+    async def main():
+        said, now, timers = _on_a_test_clock()
+        assert timers.answer("pause the timer") == "There is no timer to pause."
+        timers.answer("set a pasta timer for ten minutes")
+        now[0] += 60
+        assert timers.answer("pause the timer") == "Timer paused with 9 minutes left."
+        assert timers.answer("pause the timer") == "The timer is already paused."
+        now[0] += 3600
+        await asyncio.sleep(0.2)
+        assert said == []  # paused: not due
+        assert timers.answer("how much time is left") == "Paused with 9 minutes left."
+        assert timers.answer("add five minutes to the timer") == "5 minutes added: 14 minutes left."
+        assert timers.answer("resume the pasta timer") == "Pasta timer resumed: 14 minutes left."
+        assert timers.answer("resume the timer") == "The timer is not paused."
+        assert (
+            timers.answer("take fifteen minutes off the timer")
+            == "Your pasta timer has only 14 minutes left."
+        )
+        assert timers.answer("take four minutes off the timer") == "4 minutes taken off: 10 minutes left."
+        timers.answer("set a timer for one hour")
+        assert timers.answer("add a minute to the timer") == (
+            "Which one? You have the pasta timer and the timer for 1 hour: say, for example, add a minute to"
+            " the pasta timer."
+        )
+        assert (
+            timers.answer("add a minute to the timer for one hour")
+            == "1 minute added: 1 hour and 1 minute left."
+        )
+        assert timers.answer("pause all timers") == "2 timers paused."
+        assert timers.answer("how long is left on the pasta timer") == "Paused with 10 minutes left."
+        assert timers.answer("how much time is left") == (
+            "The pasta timer is paused with 10 minutes left and the timer for 1 hour is paused with 1 hour"
+            " and 1 minute left."
+        )
+        assert timers.answer("restart the timer for one hour") == "Timer for one hour restarted: 1 hour left."
+        assert timers.answer("start the pasta timer again") == "Pasta timer resumed: 10 minutes left."
+        now[0] += 600
+        await asyncio.sleep(0.2)
+        assert said == ["Your pasta timer is done."]
+        assert timers.answer("how long until the rice timer is done") == "There is no rice timer running."
+        assert timers.close() == 1
+
+    asyncio.run(main())
+
+
+def test_a_paused_timer_stays_paused_across_a_restart(tmp_path):
+    memory = Memory(MemoryConfig(path=str(tmp_path / "memory.db"))).build()
+
+    async def run():
+        said: list[str] = []
+        timers = Timers(said.append, keep=memory.keep_timer, drop=memory.drop_timer)
+        timers.answer("set an egg timer for five minutes")
+        timers.answer("pause the egg timer")
+        timers.close()
+        restarted = Timers(said.append, keep=memory.keep_timer, drop=memory.drop_timer, check_s=0.05)
+        restarted.restore(memory.kept_timers())
+        left = restarted.answer("how much time is left")
+        resumed = restarted.answer("resume the timer")
+        restarted.close()
+        return left, resumed
+
+    assert asyncio.run(run()) == ("Paused with 5 minutes left.", "Timer resumed: 5 minutes left.")
+    [row] = memory.kept_timers()
+    assert row["paused_left"] is None
+    assert timedelta(minutes=4, seconds=59) < datetime.fromisoformat(row["due_at"]) - datetime.now(UTC)
+    memory.close()
+
+
+def test_an_alarm_is_moved_to_another_time():
+    async def main():
+        timers = Timers(lambda text: None)
+        assert timers.answer("move my alarm to eight", MONDAY_10_AM) == "There is no alarm to move."
+        timers.answer("wake me up at seven", MONDAY_10_AM)
+        assert (
+            timers.answer("move my alarm to seven thirty", MONDAY_10_AM) == "Alarm moved to 7:30 AM tomorrow."
+        )
+        assert timers.answer("move my alarm to seven p m", MONDAY_10_AM) == "Alarm moved to 7:00 PM."
+        assert timers.answer("change my alarm to six thirty a m", MONDAY_10_AM) == (
+            "Alarm moved to 6:30 AM tomorrow."
+        )
+        timers.answer("set an alarm for nine on weekends", MONDAY_10_AM)
+        assert timers.answer("move my alarm to ten", MONDAY_10_AM).startswith(
+            "Which one? You have alarms for"
+        )
+        assert timers.answer("move my alarm for nine to ten a m", MONDAY_10_AM) == (
+            "Alarm moved to 10:00 AM on weekends."
+        )
+        assert [(t.at, t.days) for t in timers.alarms] == [
+            (datetime(2026, 12, 8, 6, 30), ""), (datetime(2026, 12, 12, 10, 0), "56")
+        ]  # fmt: skip
         timers.close()
 
     asyncio.run(main())
