@@ -109,7 +109,7 @@ SNOOZE_WITHIN_S = 30 * 60  # "snooze" this long after an alarm rang snoozes it
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")  # date.weekday()
 _DAYNAME = "|".join(WEEKDAYS)
 _EVERY = re.compile(
-    r" (?:(?:every|each) (?:day|(?P<part>morning|afternoon|evening|night))|daily"
+    r" (?:(?:every|each) (?:day|(?P<part>morning|afternoon|evening|night))|everyday|daily"
     r"|(?P<weekdays>every weekday|every week day|on weekdays|on week days)"
     r"|(?P<weekends>every weekend|on weekends|at weekends)"
     rf"|(?:every|each) (?P<every>(?:{_DAYNAME})s?(?:(?: and |, | )(?:{_DAYNAME})s?)*)"

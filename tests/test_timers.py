@@ -248,6 +248,7 @@ MONDAY_10_AM = datetime(2026, 12, 7, 10, 0)
         ("set an alarm for 6:30 pm every monday and thursday", datetime(2026, 12, 7, 18, 30), "03"),
         ("set an alarm for eight on tuesdays", datetime(2026, 12, 8, 8, 0), "1"),
         ("remind me every morning at eight to take my pills", datetime(2026, 12, 8, 8, 0), "0123456"),
+        ("remind me everyday at nine to take my pills", datetime(2026, 12, 8, 9, 0), "0123456"),  # as heard
         ("remind me to water the plants every sunday at nine", datetime(2026, 12, 13, 9, 0), "6"),
         ("remind me to stretch every day in an hour", datetime(2026, 12, 7, 11, 0), "0123456"),
         ("wake me up on friday at six", datetime(2026, 12, 11, 6, 0), ""),  # once
