@@ -14,6 +14,9 @@ when it is due the assistant says so aloud (`Pipeline.announce`), after the answ
     timers.answer("when is my alarm")                       # "Your alarm is set for 6:45 AM tomorrow."
     timers.answer("remind me to call my mom in ten minutes")  # "Okay, I'll remind you to call your mom ..."
     timers.answer("snooze")                                 # after an alarm rang: "Snoozed until 7:09 AM."
+    timers.answer("pause the timer")                        # "Timer paused with 24 minutes left."
+    timers.answer("add five minutes to the timer")          # "5 minutes added: 29 minutes left."
+    timers.answer("wake me up at seven on weekdays")        # "Alarm set for 7:00 AM on weekdays, starting ...
 
 Matched on `asr.text.normalize()`d text, as `clock.py` does: numbers arrive as words ("twenty
 five"), so they are read back through the same num2words that spelled them. A time of day without
@@ -170,7 +173,7 @@ class Request(NamedTuple):
     seconds: int | None = None  # set, alarm, remind: from now until due; None: no time said (asked back);
     # change: how much to add (below 0: take off); snooze: for how long
     kind: str = "timer"  # cancel, when: "timer", "alarm" or "reminder"
-    at: datetime | None = None  # alarm, remind, move: when, if said as a time of day
+    at: datetime | None = None  # alarm, remind: when, if said as a time of day
     task: str = ""  # remind: what to remind of, as the reminder says it ("call your mom")
     link: str = "to"  # remind: "to", "that" or "about", as asked ("remind me that the oven is on")
     days: str = ""  # alarm, remind: the weekdays it goes off on each week ("01234": on weekdays); "": once
@@ -547,7 +550,10 @@ class Timers:
         if request.what == "move":
             return self._move(request.when, request.which, now)
         if request.what == "cannot":
-            return "I can't pause an alarm or a reminder, or change its time: cancel it and set a new one."
+            return (
+                "I can't pause an alarm or a reminder, or add time to it: cancel it and set a new one, or"
+                " move an alarm: say, for example, move my alarm to 7:30 AM."
+            )
         if request.what == "snooze":
             return self._snooze(request.seconds or SNOOZE_S, now)
         if request.seconds is None:  # "set a timer for the pasta": for how long? (not the LLM's guess)
@@ -605,7 +611,7 @@ class Timers:
         if late < -0.001:
             self._wait(timer)
             return
-        due_at, missed = timer.at, timer.missed  # as they were for this one
+        ringing, missed = timer.at, timer.missed  # this one's, before a repeating one is set again
         if timer.days:  # "every day": set for its next day before it is said (the same time of day)
             self._move_to(timer, next_on(timer.at, timer.days, max(datetime.now(), timer.at)))
             timer.missed = ASLEEP  # that one was kept from an earlier run, not the next
@@ -620,12 +626,12 @@ class Timers:
             )
         elif ago:
             if timer.at is not None:
-                self.announce(f"Your alarm for {time_of_day(due_at)} is {ago} late: {missed}.")
+                self.announce(f"Your alarm for {time_of_day(ringing)} is {ago} late: {missed}.")
             else:
                 self.announce(f"Your {timer.title} ended {ago} ago, while {missed}.")
         elif timer.at is not None:
             self.rang = self.clock()
-            self.announce(f"It's {time_of_day(due_at)}. This is your alarm.")
+            self.announce(f"It's {time_of_day(ringing)}. This is your alarm.")
         else:
             self.announce(f"Your {timer.title} is done.")
 
