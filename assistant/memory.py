@@ -1,8 +1,9 @@
 """Every turn of every conversation, in one SQLite file, through sqlite-utils.
 
-A small verb API: `add`, `recent`, `count`, `clear`, `export`, `close`; and `keep_timer`,
+A small verb API: `add`, `recent`, `count`, `clear`, `export`, `close`; `keep_timer`,
 `drop_timer`, `kept_timers` for the timers, alarms and reminders not yet due, which outlive a
-restart (`timers.py`; `clear` forgets the conversation, not them). Each write is one
+restart (`timers.py`); `add_to_list`, `list_items`, `remove_from_list`, `list_names` for the lists
+and notes kept by voice (`lists.py`). `clear` forgets the conversation, not those. Each write is one
 transaction (`with db.atomic():`); the schema comes from registered migrations
 (`sqlite_utils.Migrations`, recorded in `_sqlite_migrations`), so a later column is a new
 function below, never an edit of an old one.
@@ -95,6 +96,15 @@ def m004_timer_days_and_pauses(db: Database) -> None:
     """An alarm's or a reminder's weekdays ("01234": on weekdays), a paused timer's seconds left."""
     db["timers"].add_column("days", str)
     db["timers"].add_column("paused_left", int)
+
+
+@migrations()
+def m005_lists(db: Database) -> None:
+    """Lists and notes kept by voice (`lists.py`: "add milk to my shopping list"), an item a row."""
+    db["list_items"].create(
+        {"id": int, "list": str, "item": str, "added_at": str}, pk="id", not_null={"list", "item", "added_at"}
+    )
+    db["list_items"].create_index(["list", "item"], unique=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,6 +277,36 @@ class Memory:
         """Those kept and not yet dropped, soonest first."""
         with self._lock:
             return list(self._open().query("SELECT * FROM timers ORDER BY due_at"))
+
+    def add_to_list(self, name: str, items: list[str]) -> list[str]:
+        """Add `items` to the list `name` (made by its first item); returns those not on it before."""
+        added_at = datetime.now(UTC).isoformat(timespec="seconds")
+        with self._lock, self._open().atomic() as db:
+            on_it = {row["item"] for row in db.query("SELECT item FROM list_items WHERE list = ?", [name])}
+            new = [item for item in dict.fromkeys(items) if item not in on_it]
+            db["list_items"].insert_all({"list": name, "item": item, "added_at": added_at} for item in new)
+        return new
+
+    def list_items(self, name: str) -> list[str]:
+        """The items on the list `name`, oldest first ([] for a list never made)."""
+        with self._lock:
+            rows = self._open().query("SELECT item FROM list_items WHERE list = ? ORDER BY id", [name])
+            return [row["item"] for row in rows]
+
+    def remove_from_list(self, name: str, items: list[str]) -> list[str]:
+        """Take `items` off the list `name` (it ends with its last item); returns those that were on it."""
+        removed = []
+        with self._lock, self._open().atomic() as db:
+            for item in dict.fromkeys(items):
+                if db.execute("DELETE FROM list_items WHERE list = ? AND item = ?", [name, item]).rowcount:
+                    removed.append(item)
+        return removed
+
+    def list_names(self) -> list[str]:
+        """The lists that have items, in the order they were made."""
+        with self._lock:
+            rows = self._open().query("SELECT list FROM list_items GROUP BY list ORDER BY min(id)")
+            return [row["list"] for row in rows]
 
     def close(self) -> None:
         with self._lock:

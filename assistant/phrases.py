@@ -1,7 +1,7 @@
 """What the answers given without the LLM share: the words that may open a request, and matching
-a request whole against patterns (`clock.py`, `dates.py`, `timers.py`, `replay.py`, `voice.py`,
-`arithmetic.py`, `units.py`, `spelling.py`, `forget.py`, `limits.py`; README, "Answers without the
-LLM"). Requests are matched on `asr.text.normalize()`d text, the recognizer's own spelling, so
+a request whole against patterns (`clock.py`, `dates.py`, `timers.py`, `lists.py`, `replay.py`,
+`voice.py`, `arithmetic.py`, `units.py`, `spelling.py`, `forget.py`, `limits.py`; README, "Answers
+without the LLM"). Requests are matched on `asr.text.normalize()`d text, the recognizer's own spelling, so
 typed and spoken requests alike.
 """
 
@@ -22,3 +22,18 @@ def kind_of(patterns: dict[str, re.Pattern], text: str) -> str | None:
     """The first kind whose pattern matches the whole of `text`, normalized; None if none does."""
     said = normalize(text)
     return next((kind for kind, pattern in patterns.items() if pattern.fullmatch(said)), None)
+
+
+# the user's words as said back to them: "remind me to call my mom" → "Reminder: call your mom."
+_YOURS = {"my": "your", "me": "you", "i": "you", "i'm": "you're", "mine": "yours", "myself": "yourself",
+          "i've": "you've", "i'll": "you'll", "am": "are"}  # fmt: skip
+
+
+def yours(words: str) -> str:
+    """ "call my mom" → "call your mom": normalized words, as the assistant says them back."""
+    return " ".join(_YOURS.get(word, word) for word in words.split())
+
+
+def listed(items: list[str]) -> str:
+    """Items as a sentence lists them: a; a and b; a, b and c."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

@@ -1,6 +1,6 @@
 """Wires the stages and owns the turn: start, cancel (barge-in), finish.
 
-    user text ─► AnswerStage (memory window → prompt → LLM tokens; or clock, timers, limits)
+    user text ─► AnswerStage (memory window → prompt → LLM tokens; or clock, timers, lists, limits)
               ─► SpeechStage (clauses → piper audio)
               ─► PlaybackStage (audio → device or file) ─► finish_turn
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -29,7 +30,7 @@ from typing import Protocol
 
 import numpy as np
 
-from assistant import arithmetic, clock, dates, forget, limits, replay, spelling, units, voice, wake
+from assistant import arithmetic, clock, dates, forget, limits, lists, replay, spelling, units, voice, wake
 from assistant.audio import AudioDeviceError, DeviceNotFoundError
 from assistant.config import Config
 from assistant.errors import gist
@@ -122,8 +123,11 @@ class AnswerStage(Stage):
             ("spelling", lambda: spelling.answer(text)),
             ("limits", lambda: limits.answer(text)),
         )
-        if (known := await pipe.forgetting(text)) is not None:  # a database job: not one of the above
+        if (known := await pipe.forgetting(text)) is not None:  # database jobs: not among the above
             turn.answered_by = "forget"
+            return await self._answer_here(frame, known)
+        if (known := await pipe.listing(text)) is not None:
+            turn.answered_by = "lists"
             return await self._answer_here(frame, known)
         for source, answerer in answerers:
             if (known := answerer()) is not None:
@@ -153,7 +157,7 @@ class AnswerStage(Stage):
 
     async def _answer_here(self, frame: UserText, text: str) -> None:
         """A request that one of `process`'s answerers serves (`clock.py`, `dates.py`, `timers.py`,
-        `replay.py`, `voice.py`, `arithmetic.py`, `units.py`, `spelling.py`, `limits.py`; README,
+        `lists.py`, `replay.py`, `voice.py`, `arithmetic.py`, `units.py`, `spelling.py`, `limits.py`; README,
         "Answers without the LLM"): answered at once, without the LLM, which made up the time,
         pretended to set timers, to know the weather and to speak slower, repeated half an answer,
         got sums and conversions wrong and could not spell. The turn has no LLM marks: none of its
@@ -551,6 +555,17 @@ class Pipeline:
             return forget.KEPT
         return None
 
+    async def listing(self, text: str) -> str | None:
+        """The reply to a request about a list or the notes (`lists.py`), done in the memory file;
+        None for any other text. A file that cannot be written is said, and the turn goes on."""
+        if (request := lists.parse(text)) is None:
+            return None
+        try:
+            return await asyncio.shield(self._on_memory_thread(lists.answer, request, self.memory))
+        except sqlite3.Error as err:
+            self.observer.warning(f"memory database {self.memory.path}: {gist(err)}")
+            return f"I can't reach your lists: the memory file failed ({gist(err)})."
+
     def forget_pending(self) -> bool:
         """The user was asked whether to forget the conversation, and has not answered yet."""
         asked = self._forget_asked
@@ -593,8 +608,8 @@ class Pipeline:
         text = text.strip()
         if self.busy or self.ahead is not None or not text or not self.stages:
             return None
-        if parse_request(text) is not None or voice.kind_of(text) is not None:
-            return None  # a timer is set (or the voice's rate changed) once the request is final
+        if any(changes(text) is not None for changes in (parse_request, voice.kind_of, lists.parse)):
+            return None  # a timer is set (the voice's rate, a list changed) once the request is final
         if forget.kind_of(text) == "forget" or self.forget_pending():
             return None  # nor is the conversation forgotten, or asked about, before it is
         history = await self._recent(self.config.memory.window_turns)  # before the user text is in it

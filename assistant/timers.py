@@ -44,7 +44,7 @@ from typing import NamedTuple
 
 from assistant.asr.text import normalize
 from assistant.clock import time_of_day
-from assistant.phrases import LEAD_IN
+from assistant.phrases import LEAD_IN, listed, yours
 
 MAX_NUMBER = 999
 # "twenty five" → 25, as the normalizer spells them (num2words, hyphens as spaces); "a"/"an" are one.
@@ -151,9 +151,6 @@ _LINK = re.compile(r"(?P<before>.*?)(?:^|\b)(?P<link>to|that|about) (?P<task>.+)
 # "at nine tomorrow", "tomorrow evening at eight", "tomorrow at nine", "on friday at nine"
 _DAY = rf"(?:tomorrow|(?:on )?(?:{_DAYNAME}))(?: (?:morning|afternoon|evening|night))?"
 _AT = re.compile(rf"(?:(?P<day>{_DAY}) )?(?P<at>at |for )?(?P<time>.+?)(?: (?P<day_after>{_DAY}))?")
-# the reminder's words for the user's: "remind me to call my mom" → "Reminder: call your mom."
-_YOURS = {"my": "your", "me": "you", "i": "you", "i'm": "you're", "mine": "yours", "myself": "yourself",
-          "i've": "you've", "i'll": "you'll", "am": "are"}  # fmt: skip
 # "seven", "seven thirty", "seven oh five", "seven o'clock", each maybe with "a m"/"am"/"p m"/"pm" or
 # "in the morning" ... (how the normalizer spells "7", "7:30", "7:05 pm", "7:00")
 _HALF_DAY = {"a m": 0, "am": 0, "in the morning": 0, "p m": 12, "pm": 12, "in the afternoon": 12,
@@ -275,7 +272,7 @@ def _on_days(days: str) -> str:
         return "every day"
     if days in ("01234", "56"):
         return "on weekdays" if days == "01234" else "on weekends"
-    return "on " + _listed([f"{WEEKDAYS[int(d)].capitalize()}s" for d in days])
+    return "on " + listed([f"{WEEKDAYS[int(d)].capitalize()}s" for d in days])
 
 
 def _timer(m: re.Match) -> Request | None:
@@ -342,7 +339,7 @@ def _reminder(m: re.Match, now: datetime, part: str = "") -> Request | None:
                 at, seconds = said
                 task = " ".join(words[:i])
                 break
-    task = " ".join(_YOURS.get(word, word) for word in task.split())
+    task = yours(task)  # the reminder's words for the user's: "Reminder: call your mom."
     return Request("remind", seconds, at=at, task=task, link=link)
 
 
@@ -443,12 +440,7 @@ def spoken_duration(seconds: int) -> str:
         for n, unit in ((hours, "hour"), (minutes, "minute"), (secs, "second"))
         if n
     ]
-    return _listed(parts)
-
-
-def _listed(items: list[str]) -> str:
-    """Items as a sentence lists them: a; a and b; a, b and c."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return listed(parts)
 
 
 CHECK_S = 10.0  # a timer looks at the clock at least this often: it is said this soon after a sleep
@@ -671,7 +663,7 @@ class Timers:
         if len(timers) == 1:
             left = spoken_duration(timers[0].left(now))
             return f"Paused with {left} left." if timers[0].paused_left is not None else f"{left} left."
-        each = _listed(
+        each = listed(
             [
                 f"the {t.title} {'is paused with' if t.paused_left is not None else 'has'} "
                 f"{spoken_duration(t.left(now))} left"
@@ -716,7 +708,7 @@ class Timers:
         if not chosen:
             return f"There is no {_said('timer', name, which)} running."
         if len(chosen) > 1:
-            each = _listed([f"the {t.title}" for t in chosen])
+            each = listed([f"the {t.title}" for t in chosen])
             return f"Which one? You have {each}: say, for example, add a minute to the {chosen[0].title}."
         timer = chosen[0]
         left = timer.left(self.clock()) + seconds
@@ -738,7 +730,7 @@ class Timers:
         if not chosen:
             return f"There is no {_said('alarm', '', which)} to move."
         if len(chosen) > 1:
-            each = _listed([_alarm_time(t.at, now, t.days) for t in sorted(chosen, key=lambda t: t.due)])
+            each = listed([_alarm_time(t.at, now, t.days) for t in sorted(chosen, key=lambda t: t.due)])
             return (
                 f"Which one? You have alarms for {each}: say, for example, move my alarm for seven to eight."
             )
@@ -772,12 +764,12 @@ class Timers:
             reminders = sorted(self.of_kind("reminder"), key=lambda t: t.due)
             if not reminders:
                 return "There is no reminder set."
-            each = _listed([f"{_of(t)} {_reminder_time(t, now, self.clock())}".strip() for t in reminders])
+            each = listed([f"{_of(t)} {_reminder_time(t, now, self.clock())}".strip() for t in reminders])
             return f"I'll remind you {each}."
         alarms = sorted(self.alarms, key=lambda t: t.due)
         if not alarms:
             return "There is no alarm set."
-        times = _listed([_alarm_time(t.at, now, t.days) for t in alarms])
+        times = listed([_alarm_time(t.at, now, t.days) for t in alarms])
         return f"Your alarm is set for {times}." if len(alarms) == 1 else f"Your alarms are set for {times}."
 
     def _remove(self, timer: Timer) -> None:
@@ -838,7 +830,7 @@ def _is_the_one(timer: Timer, which: str) -> bool:
             [hour % 12 + _HALF_DAY[half]] if half else [hour] if hour > 12 else [hour % 12, hour % 12 + 12]
         )
         return timer.at.hour in hours and timer.at.minute == minute
-    task = " ".join(_YOURS.get(word, word) for word in which.split())
+    task = yours(which)
     return task == timer.task or f" {task} " in f" {timer.task} "
 
 

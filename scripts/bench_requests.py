@@ -14,9 +14,10 @@ at the same moment. Per kind of request:
 - to the LLM: no answerer took it (the user hears the LLM instead, as for any other question).
 
 Timers, alarms and reminders are compared by `timers.parse_request` (what would be set, and when),
-so that nothing is set. Replay ("say that again") and the voice ("speak slower") answer from the
-conversation and the voice, and forgetting asks back, so they are not here; wake phrases and
-"stop listening" are `bench_wake.py`'s.
+lists by `lists.parse` (what would be added, removed or read), so that nothing is set or kept.
+Replay ("say that again") and the voice ("speak slower") answer from the conversation and the
+voice, and forgetting asks back, so they are not here; wake phrases and "stop listening" are
+`bench_wake.py`'s.
 
     python scripts/bench_requests.py                    # 12 voices
     python scripts/bench_requests.py --voices 4 --show  # and each answer that was not right
@@ -36,9 +37,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_wake import synthesize, voices  # noqa: E402 (beside this script)
 
-from assistant import arithmetic, clock, dates, limits, spelling, units  # noqa: E402
+from assistant import arithmetic, clock, dates, limits, lists, spelling, units  # noqa: E402
 from assistant.asr.recognizer import StreamingRecognizer  # noqa: E402
 from assistant.config import AsrConfig  # noqa: E402
+from assistant.lists import ListRequest  # noqa: E402
 from assistant.timers import Request, parse_request  # noqa: E402
 
 # (kind, request as said); the words as the recognizer spells them, so that the TTS says them so
@@ -86,6 +88,10 @@ REQUESTS = [
     ("units", "how many kilometers in five miles"),
     ("units", "how many feet in a mile"),
     ("units", "convert seventy degrees fahrenheit to celsius"),
+    ("lists", "add milk to my shopping list"),
+    ("lists", "what's on my shopping list"),
+    ("lists", "remove eggs from the list"),
+    ("lists", "make a note that the car is on level three"),
     ("spelling", "how do you spell rhythm"),
     ("spelling", "how do you spell necessary"),
     ("limits", "what's the weather like today"),
@@ -98,6 +104,7 @@ def answerers(now: datetime) -> list[tuple[str, Callable[[str], object]]]:
     """`AnswerStage.process`'s answerers in its order, less those that answer from the conversation
     or the voice; timers by what they would set."""
     return [
+        ("lists", lists.parse),  # what would be done, so that no list changes
         ("clock", lambda text: clock.answer(text, now)),
         ("dates", lambda text: dates.answer(text, now)),
         ("timers", lambda text: parse_request(text, now)),
@@ -127,6 +134,8 @@ def outcome(got: tuple[str, object], expected: tuple[str, object]) -> str:
     asked = got[1]
     if isinstance(asked, Request) and asked.what in ("set", "alarm", "remind") and asked.seconds is None:
         return "asked back"  # "When? Say, for example: ...": nothing set
+    if isinstance(asked, ListRequest) and asked.what == "ask":
+        return "asked back"  # "add it to the list": "Which? ..."
     return "wrong answer"
 
 

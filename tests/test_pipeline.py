@@ -795,6 +795,40 @@ def test_the_conversation_is_forgotten_by_voice_only_after_a_yes(tmp_path):
     assert [r["answered_by"] for r in _log(cfg)][:4] == ["forget", "arithmetic", "forget", "forget"]
 
 
+def test_a_list_is_kept_by_voice_across_a_restart_and_a_failed_write_is_said(tmp_path):
+    """Asked to add milk to the shopping list, the LLM said "I'm sorry for your loss, but I don't have
+    the ability to add milk to your shopping list." A list request is done in the memory file (not
+    ahead of the endpoint: the user may go on, "... and eggs"), and the next start reads it back."""
+    cfg, console = _config(tmp_path), Console(io.StringIO(), show_latency=False)
+
+    async def body(pipe):
+        assert await pipe.start_ahead("add milk to my shopping list") is None
+        added = await pipe.ask("Add milk and eggs to my shopping list.")
+        removed = await pipe.ask("Remove the eggs from the list.")
+        return added, removed
+
+    added, removed = asyncio.run(_session(cfg, body, speak=False, observer=console))
+    assert added.answer_text == "Added milk and eggs to your shopping list."
+    assert removed.answer_text == "Removed eggs from your shopping list."
+
+    async def restarted(pipe):
+        read = await pipe.ask("What's on my shopping list?")
+        # the table gone behind the assistant's back: a write that fails is said, and the turn ends
+        await pipe._on_memory_thread(lambda: pipe.memory._open().execute("DROP TABLE list_items"))
+        failed = await pipe.ask("Add bread to the list.")
+        after = await pipe.ask("What is 2 + 2?")
+        return read, failed, after
+
+    read, failed, after = asyncio.run(_session(cfg, restarted, speak=False, observer=console))
+    assert read.answer_text == "Your shopping list has 1 item: milk."
+    assert failed.answer_text.startswith("I can't reach your lists: the memory file failed (")
+    assert "no such table: list_items" in failed.answer_text
+    assert after.answer_text == "2 plus 2 is 4."
+    assert "memory database" in console.out.getvalue()  # and a warning line
+    assert [r["answered_by"] for r in _log(cfg)] == ["lists", "lists", "lists", "lists", "arithmetic"]
+    assert ("user", "Add bread to the list.") in [(t.role, t.text) for t in _stored(cfg)]
+
+
 class _RecordingSink(_InstantSink):
     """Keeps how many seconds of audio each turn played."""
 
