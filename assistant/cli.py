@@ -25,7 +25,8 @@ EXAMPLES = {
     "latency": "assistant latency --last 50 --plot latency.png",
     "memory": "assistant memory show --last 20\n"
     "  assistant memory export > turns.jsonl\n"
-    "  assistant memory clear --yes",
+    "  assistant memory clear --yes\n"
+    "  assistant memory lists",
     "doctor": "assistant doctor",
 }
 
@@ -177,8 +178,8 @@ def _parser() -> argparse.ArgumentParser:
         help="only the turns the LLM answered (not the clock's, the timers', sums ...: they are quicker)",
     )
 
-    p = command("memory", _cmd_memory, "Show, export or clear the conversation memory.")
-    p.add_argument("action", choices=["show", "export", "clear"])
+    p = command("memory", _cmd_memory, "Show, export or clear the conversation memory; show the lists.")
+    p.add_argument("action", choices=["show", "export", "clear", "lists"])
     p.add_argument("--last", type=_at_least_one, default=20, metavar="N", help="show: how many recent turns")
     p.add_argument("--yes", action="store_true", help="clear: do not ask for confirmation")
 
@@ -346,6 +347,15 @@ def _cmd_memory(args) -> int:
         elif args.action == "export":
             for row in memory.export():
                 print(json.dumps(row, ensure_ascii=False))
+        elif args.action == "lists":  # kept by voice ("add milk to my shopping list"), read here
+            names = memory.list_names()
+            if not names:
+                print(f"no lists kept in {cfg.memory.db_path}")
+            for name in names:
+                items = memory.list_items(name)
+                title = "notes" if name == "notes" else f"{name} list"
+                print(f"{title} ({_counted(len(items), 'note' if name == 'notes' else 'item')}):")
+                print("\n".join(f"  {item}" for item in items))
         else:
             question = f"Delete all {_counted(memory.count(), 'turn')} in {cfg.memory.db_path}?"
             if not args.yes and not _confirmed(question):

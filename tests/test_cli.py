@@ -314,6 +314,22 @@ def test_export_is_every_turn_as_json_lines(three_turns):
     ]
 
 
+def test_lists_prints_each_list_kept_by_voice(three_turns):
+    config, db = three_turns
+    assert _cli("memory", "lists", config=config).stdout == f"no lists kept in {db}\n"
+    memory = Memory(MemoryConfig(path=str(db))).build()
+    memory.add_to_list("shopping", ["milk", "eggs"])
+    memory.add_to_list("notes", ["your car is on level three"])
+    memory.close()
+    result = _cli("memory", "lists", config=config)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "shopping list (2 items):", "  milk", "  eggs", "notes (1 note):", "  your car is on level three"
+    ]  # fmt: skip
+    assert _cli("memory", "clear", "--yes", config=config).stdout == f"deleted 3 turns from {db}\n"
+    assert _cli("memory", "lists", config=config).stdout == result.stdout  # the turns, not the lists
+
+
 def test_clear_asks_first_and_deletes_only_on_yes(three_turns):
     config, db = three_turns
     refused = _cli("memory", "clear", config=config, stdin="n\n")
