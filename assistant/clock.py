@@ -5,8 +5,10 @@ in the prompt, the embedded 135M model still copied them wrong in about half of 
 20 times right, 11 of 20 weekdays, 13 of 20 dates; `scripts/bench_answers.py --clock`, README,
 "Clock questions"). So a question that is only
 about the time, the day, the date, the month or the year is answered here, at once, with the local
-clock; "what time is it in Tokyo" from the tz database (`zoneinfo`: a zone named by its city, or
-one of `PLACES`; a place it does not know goes to the LLM); anything more ("what's the date of the
+clock; "what time is it in Tokyo" from the tz database (`zoneinfo`: a zone named by its city, a
+country of the database's own tables, or one of `PLACES`, the US states among them; a country of
+several zones by its main one, `MAIN_ZONES`; a place it does not know goes to the LLM); anything
+more ("what's the date of the
 moon landing") goes to the LLM as before. Matched on `asr.text.normalize()`d text, the
 recognizer's own spelling, so typed and spoken questions alike.
 
@@ -18,6 +20,7 @@ recognizer's own spelling, so typed and spoken questions alike.
 from __future__ import annotations
 
 import functools
+import importlib.resources
 import re
 import zoneinfo
 from datetime import datetime
@@ -64,20 +67,44 @@ _PATTERNS = {
 _ELSEWHERE = re.compile(
     rf"{LEAD_IN}(?:{_ASK})?(?:{_QUESTIONS['time']}) (?:in|over in) (?P<place>[a-z][a-z' ]*?){_AFTER}"
 )
-# Places people ask about that no zone is named after (the tz database names a zone by one city)
+# Places people ask about that no zone is named after (the tz database names a zone by one city),
+# and the US states by the zone most of their people live in
 PLACES = {
     "san francisco": "America/Los_Angeles", "seattle": "America/Los_Angeles",
-    "california": "America/Los_Angeles", "washington": "America/New_York", "boston": "America/New_York",
+    "washington": "America/New_York", "boston": "America/New_York",
     "miami": "America/New_York", "atlanta": "America/New_York", "dallas": "America/Chicago",
-    "houston": "America/Chicago", "hawaii": "Pacific/Honolulu", "beijing": "Asia/Shanghai",
+    "houston": "America/Chicago", "beijing": "Asia/Shanghai",
     "china": "Asia/Shanghai", "delhi": "Asia/Kolkata", "new delhi": "Asia/Kolkata",
     "mumbai": "Asia/Kolkata", "bangalore": "Asia/Kolkata", "india": "Asia/Kolkata",
     "japan": "Asia/Tokyo", "korea": "Asia/Seoul", "south korea": "Asia/Seoul",
-    "england": "Europe/London", "the uk": "Europe/London", "britain": "Europe/London",
+    "england": "Europe/London", "uk": "Europe/London", "britain": "Europe/London",
+    "scotland": "Europe/London", "wales": "Europe/London", "america": "America/New_York",
+    "usa": "America/New_York", "us": "America/New_York",
     "france": "Europe/Paris", "germany": "Europe/Berlin", "italy": "Europe/Rome",
     "spain": "Europe/Madrid", "ireland": "Europe/Dublin", "new zealand": "Pacific/Auckland",
     "rio de janeiro": "America/Sao_Paulo", "rio": "America/Sao_Paulo",
+    **dict.fromkeys(("connecticut", "delaware", "florida", "georgia", "indiana", "kentucky", "maine",
+                     "maryland", "massachusetts", "michigan", "new hampshire", "new jersey",
+                     "north carolina", "ohio", "pennsylvania", "rhode island", "south carolina",
+                     "vermont", "virginia", "west virginia", "washington d c"), "America/New_York"),
+    **dict.fromkeys(("alabama", "arkansas", "illinois", "iowa", "kansas", "louisiana", "minnesota",
+                     "mississippi", "missouri", "nebraska", "north dakota", "oklahoma", "south dakota",
+                     "tennessee", "texas", "wisconsin"), "America/Chicago"),
+    **dict.fromkeys(("colorado", "idaho", "montana", "new mexico", "utah", "wyoming"), "America/Denver"),
+    **dict.fromkeys(("california", "nevada", "oregon", "washington state"), "America/Los_Angeles"),
+    "arizona": "America/Phoenix", "alaska": "America/Anchorage", "hawaii": "Pacific/Honolulu",
 }  # fmt: skip
+# Countries of several time zones, by the one most of their people live in (said with its city)
+MAIN_ZONES = {
+    "australia": "Australia/Sydney", "brazil": "America/Sao_Paulo", "canada": "America/Toronto",
+    "russia": "Europe/Moscow", "mexico": "America/Mexico_City", "united states": "America/New_York",
+    "indonesia": "Asia/Jakarta", "chile": "America/Santiago", "portugal": "Europe/Lisbon",
+    "ecuador": "America/Guayaquil", "mongolia": "Asia/Ulaanbaatar", "kazakhstan": "Asia/Almaty",
+    "congo": "Africa/Kinshasa", "greenland": "America/Nuuk", "kiribati": "Pacific/Tarawa",
+    "micronesia": "Pacific/Pohnpei", "french polynesia": "Pacific/Tahiti",
+}  # fmt: skip
+_UPPER = {"uk", "us", "usa", "uae", "d", "c"}  # said as letters: "the UK", "Washington D C"
+_LOWER = {"the", "of", "and", "de", "da", "do", "del"}
 
 
 @functools.cache
@@ -90,16 +117,68 @@ def _zones() -> dict[str, str]:
     return zones | PLACES
 
 
+@functools.cache
+def _countries() -> dict[str, list[str]]:
+    """Spoken country → its zones, from the tz database's own tables (tzdata's iso3166.tab, names by
+    code, and zone.tab, zones by code): "germany" → [Europe/Berlin, Europe/Busingen]."""
+    tables = importlib.resources.files("tzdata") / "zoneinfo"
+    by_code: dict[str, list[str]] = {}
+    for line in (tables / "zone.tab").read_text().splitlines():
+        if line and not line.startswith("#"):
+            code, _, zone, *_ = line.split("\t")
+            by_code.setdefault(code, []).append(zone)
+    countries = {}
+    for line in (tables / "iso3166.tab").read_text().splitlines():
+        if line and not line.startswith("#") and (code := line.split("\t")[0]) in by_code:
+            # "Korea (South)": "korea", "south korea"; "Myanmar (Burma)": "myanmar", "burma"
+            name, _, aside = line.split("\t")[1].replace("&", "and").partition(" (")
+            names = [normalize(name)]
+            if names[0].startswith("st "):  # "St Lucia": "saint lucia" too
+                names.append("saint " + names[0][3:])
+            if (aside := normalize(aside.rstrip(")"))) in ("north", "south"):
+                names.append(f"{aside} {names[0]}")
+            elif (
+                aside.isalpha() and len(aside) > 3 and aside not in ("american", "french", "dutch", "western")
+            ):
+                names.append(aside)
+            for said in names:
+                countries.setdefault(said, by_code[code])
+    return countries
+
+
 def time_in(text: str, now: datetime | None = None) -> str | None:
     """ "It's 5:56 AM on Monday in Tokyo." for "what time is it in tokyo" (the day said when it is
-    not today's here); None for any other question, or a place it does not know."""
+    not today's here), "in Kenya", "in Texas"; for a country of several time zones, its main one's
+    ("It's 7:56 AM in Sydney; Australia has 5 time zones."). None for any other question, or a place
+    it does not know."""
     m = _ELSEWHERE.fullmatch(normalize(text))
-    if m is None or (zone := _zones().get(m["place"])) is None:
+    if m is None:
         return None
+    place = m["place"].removeprefix("the ")
     here = (now or datetime.now()).astimezone()
+    more = ""
+    if (zone := _zones().get(place)) is None:
+        zones = _countries().get(place, [])
+        offsets = {here.astimezone(zoneinfo.ZoneInfo(z)).utcoffset() for z in zones}
+        if len(offsets) == 1:  # "germany": Berlin and Busingen keep the same time
+            zone = zones[0]
+        elif (zone := MAIN_ZONES.get(place)) is None:
+            return None
+        else:
+            more = f"; {m['place'][: -len(place)]}{_said(place)} has {len(offsets)} time zones"
+            place = zone.rsplit("/", 1)[1].replace("_", " ").lower()
     there = here.astimezone(zoneinfo.ZoneInfo(zone))
     day = f" on {DAYS[there.weekday()]}" if there.date() != here.date() else ""
-    return f"It's {time_of_day(there)}{day} in {m['place'].title()}."
+    the = "the " if m["place"].startswith("the ") and not more else ""
+    return f"It's {time_of_day(there)}{day} in {the}{_said(place)}{more}."
+
+
+def _said(place: str) -> str:
+    """ "new york" → "New York", "uk" → "UK", "bosnia and herzegovina" → "Bosnia and Herzegovina"."""
+    words = place.split()
+    return " ".join(
+        w.upper() if w in _UPPER else w if w in _LOWER and i else w.capitalize() for i, w in enumerate(words)
+    )
 
 
 def kind_of(text: str) -> str | None:

@@ -76,6 +76,20 @@ def test_the_local_clock_by_default():
         ("what time is it in india", "It's 2:26 AM on Tuesday in India."),
         ("what time is it in sydney", "It's 7:56 AM on Tuesday in Sydney."),
         ("what time is it in london", "It's 8:56 PM in London."),
+        # countries (the tz database's own tables), US states, a country of several time zones
+        ("what time is it in kenya", "It's 11:56 PM in Kenya."),
+        ("what time is it in the netherlands", "It's 9:56 PM in the Netherlands."),
+        ("what time is it in the uk", "It's 8:56 PM in the UK."),
+        ("what time is it in south korea", "It's 5:56 AM on Tuesday in South Korea."),
+        ("what time is it in saint lucia", "It's 4:56 PM in Saint Lucia."),
+        ("what time is it in texas", "It's 2:56 PM in Texas."),
+        ("what time is it in arizona", "It's 1:56 PM in Arizona."),  # no summer time there
+        ("what time is it in australia", "It's 7:56 AM on Tuesday in Sydney; Australia has 6 time zones."),
+        (
+            "what time is it in the united states",
+            "It's 3:56 PM in New York; the United States has 6 time zones.",
+        ),
+        ("what time is it in russia", "It's 11:56 PM in Moscow; Russia has 11 time zones."),
         # the LLM's
         ("what time is it in the morning", None),
         ("what time is it in narnia", None),
