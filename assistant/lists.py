@@ -31,6 +31,7 @@ MAX_READ = 20  # items read out at most; the rest are counted
 _LIST = r"(?:the |my |our |a )?(?:(?P<name>[a-z']+(?: [a-z']+)?) )?list"
 _TAIL = r"(?: too| as well| please)*"
 _PATTERNS = [  # (kind, pattern), tried in order
+    ("ask", rf"(?:add|put) (?:something |an item |things )?(?:to|on|onto) {_LIST}"),  # add what?
     ("add", rf"(?:add|put) (?P<items>.+?) (?:to|on|onto) {_LIST}"),
     ("remove", rf"(?:remove|delete|take|cross|scratch) (?P<items>.+?) (?:from|off|off of) {_LIST}"),
     (
@@ -69,6 +70,8 @@ def parse(text: str) -> ListRequest | None:
             return ListRequest(what, NOTES, (yours(noted),) if noted else ())
         if kind == "lists":
             return ListRequest("lists", "")
+        if kind == "ask":
+            return ListRequest("ask", _SAME.get(m["name"] or DEFAULT, m["name"] or DEFAULT))
         name = _SAME.get(m["name"] or DEFAULT, m["name"] or DEFAULT)
         words = m.groupdict().get("items") or ""
         parts = (re.sub(r"^(?:the|some|my|our) ", "", item) for item in re.split(r" and |, ", words))

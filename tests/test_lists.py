@@ -36,6 +36,8 @@ from assistant.memory import Memory
         ("delete my notes", ListRequest("clear", "notes")),
         ("what lists do I have", ListRequest("lists", "")),
         ("add it to the list", ListRequest("ask", "shopping")),  # what is it? asked back
+        ("add something to my to do list", ListRequest("ask", "to do")),
+        ("add to my shopping list", ListRequest("ask", "shopping")),
         # not about a list: the LLM's, or another answerer's
         ("add five minutes to the timer", None),
         ("what is a shopping list", None),
