@@ -610,6 +610,8 @@ class Pipeline:
             return None
         if any(changes(text) is not None for changes in (parse_request, voice.kind_of, lists.parse)):
             return None  # a timer is set (the voice's rate, a list changed) once the request is final
+        if self.timers is not None and self.timers.asking:
+            return None  # nor is "ten minutes" after "For how long?"
         if forget.kind_of(text) == "forget" or self.forget_pending():
             return None  # nor is the conversation forgotten, or asked about, before it is
         history = await self._recent(self.config.memory.window_turns)  # before the user text is in it

@@ -107,6 +107,7 @@ _CANNOT = re.compile(
 _SNOOZE = re.compile(rf"{LEAD_IN}snooze(?: (?:it|the alarm|my alarm))?(?: for (?P<for>.+?))?(?: please)?")
 SNOOZE_S = 9 * 60  # as a bedside clock snoozes
 SNOOZE_WITHIN_S = 30 * 60  # "snooze" this long after an alarm rang snoozes it
+ASK_S = 30.0  # "For how long?" is answered by a time alone this long after it was asked
 # "every day", "on weekdays", "every monday and thursday": the days an alarm or a reminder at a time
 # of day goes off on, each week ("on monday", one day, is a day for `_when`)
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")  # date.weekday()
@@ -131,8 +132,8 @@ _LEFT = re.compile(
 )
 _ALARM = re.compile(
     rf"{LEAD_IN}(?:(?:set|make|create|give me) (?:an |the |my |a |me an )?alarm"
-    rf"(?: for| at|(?= tomorrow| in | on | (?:{_DAYNAME})\b))|alarm (?:for|at)|(?P<wake>wake me(?: up)?))"
-    r" (?P<when>.+?)(?: please)?"
+    rf"(?: for| at|(?= tomorrow| in | on | (?:{_DAYNAME})\b|$| please$))|alarm (?:for|at)"
+    r"|(?P<wake>wake me(?: up)?))(?: (?P<when>.+?))??(?: please)?"  # no when: "set an alarm" asks what time
 )
 _WHEN = re.compile(
     rf"{LEAD_IN}(?:(?:when|what time) is (?:my|the) (?P<kind>alarm|reminder)s?(?: set for)?"
@@ -178,6 +179,8 @@ class Request(NamedTuple):
     which: str = ""  # cancel, pause, change, move: which one, as said ("for ten minutes", "for seven", "to
     # call my mom"); "": all (cancel, pause), the only one (change, move)
     when: str = ""  # move: the new time of day as said ("seven thirty"), read in the moved alarm's half day
+    part: str = ""  # alarm, remind asked back: the part of the day a time without a.m. or p.m. is in
+    # ("morning": a wake-up; "day": 7 AM to 6:59 PM, said with days), for the answer to "For what time?"
 
 
 def parse_duration(words: str) -> int | None:
@@ -229,22 +232,58 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
         request = _reminder(m, now, part)
     elif m := _ALARM.fullmatch(once):
         wake = bool(m["wake"])
-        if wake and not m["when"].startswith(("at ", "in ", "tomorrow", "on ", *WEEKDAYS)):
+        when = m["when"] or ""
+        if wake and when and not when.startswith(("at ", "in ", "tomorrow", "on ", *WEEKDAYS)):
             return None  # "wake me up when it's over"
-        wake_part = "morning" if wake and part in ("", "day") else part  # "wake me up at six every day"
-        at, seconds = _when(m["when"], now, wake_part, bare=True) or (None, None)
-        if at is None and seconds is not None:  # "wake me up in an hour": at the time it will be then
-            at = now + timedelta(seconds=seconds)
-        request = Request("alarm", seconds, at=at)
+        part = "morning" if wake and part in ("", "day") else part  # "wake me up at six every day"
+        request = _alarm(_when(when, now, part, bare=True) if when else None, now)
     elif m := _SET.fullmatch(said):
         return _timer(m)
     else:
         return None
-    if request is None or not days or request.seconds is None:
+    if request is None:
+        return None
+    return _each_week(request._replace(days=days, part=part if request.seconds is None else ""), now)
+
+
+def _alarm(when: tuple[datetime | None, int] | None, now: datetime) -> Request:
+    """An alarm for what `_when` read (None: asked back for what time)."""
+    at, seconds = when or (None, None)
+    if at is None and seconds is not None:  # "wake me up in an hour": at the time it will be then
+        at = now + timedelta(seconds=seconds)
+    return Request("alarm", seconds, at=at)
+
+
+def _each_week(request: Request, now: datetime) -> Request:
+    """An alarm or a reminder said with its days ("every day"), for the first of them at its time."""
+    if not request.days or request.seconds is None:
         return request
     at = request.at or now + timedelta(seconds=request.seconds)  # "every day in an hour": at that time
-    at = next_on(at - timedelta(days=1), days, now)  # the first of its days, at that time
-    return request._replace(at=at, seconds=math.ceil((at - now).total_seconds()), days=days)
+    at = next_on(at - timedelta(days=1), request.days, now)  # the first of its days, at that time
+    return request._replace(at=at, seconds=math.ceil((at - now).total_seconds()))
+
+
+# the answer to "For how long?", "For what time?", "When?": "ten minutes", "for ten minutes", "at
+# seven", "make it seven thirty", "in an hour"
+_FILL = re.compile(rf"{LEAD_IN}(?:make it |set it for |for |it's |it is )?(?P<words>.+?)(?: please)?")
+
+
+def fill(asked: Request, text: str, now: datetime | None = None) -> Request | None:
+    """`asked` (a timer, an alarm or a reminder that was asked back for its time) with the time
+    that `text`, the answer, says; None when it says none."""
+    now = now or datetime.now()
+    words = _FILL.fullmatch(normalize(text))["words"]
+    if asked.what == "set":
+        seconds = parse_duration(words)
+        return None if seconds is None else asked._replace(seconds=seconds)
+    when = _when(words, now, asked.part, bare=True)
+    if when is None:
+        return None
+    if asked.what == "alarm":
+        filled = _alarm(when, now)._replace(days=asked.days)
+    else:
+        filled = asked._replace(at=when[0], seconds=when[1], part="")
+    return _each_week(filled, now)
 
 
 def _days(every: re.Match) -> str:
@@ -506,6 +545,7 @@ class Timers:
     clock: Callable[[], float] = awake_or_asleep_s  # seconds; a test's own clock can sleep
     check_s: float = CHECK_S
     rang: float | None = None  # when an alarm last rang, on `clock`: "snooze" snoozes it
+    asked: tuple[Request, float] | None = None  # one asked back for its time, and when (on `clock`)
     # Where those not yet due are kept across restarts (the pipeline's memory file), or None:
     # keep(Timer.row()) when one is set, drop(key) when it has gone off or is cancelled.
     keep: Callable[[dict], object] | None = None
@@ -527,6 +567,9 @@ class Timers:
         any other text. Call it on the event loop: they are its call_later handles."""
         now = now or datetime.now()
         request = parse_request(text, now)
+        if request is None and self.asking:  # "For how long?" "Ten minutes."
+            request = fill(self.asked[0], text, now)
+        self.asked = None  # answered, or something else was asked: the question is dropped
         if request is None:
             return None
         if request.what == "cancel":
@@ -549,13 +592,20 @@ class Timers:
         if request.what == "snooze":
             return self._snooze(request.seconds or SNOOZE_S, now)
         if request.seconds is None:  # "set a timer for the pasta": for how long? (not the LLM's guess)
+            self.asked = (request, self.clock())  # the answer alone is enough: "ten minutes"
             if request.what == "alarm":
-                return "For what time? Say, for example: set an alarm for 7:30 AM."
+                return "For what time? Say, for example: 7:30 AM."
             if request.what == "remind":
-                return "When? Say, for example: remind me to call mom in ten minutes, or at 5 PM."
-            return "For how long? Say, for example: set a timer for five minutes."
+                return "When? Say, for example: in ten minutes, or at 5 PM."
+            return "For how long? Say, for example: five minutes."
         task = request.task if request.what == "remind" else None
         return self._set(request.seconds, request.at, now, task, request.link, request.name, request.days)
+
+    @property
+    def asking(self) -> bool:
+        """A timer, an alarm or a reminder was asked back for its time within ASK_S: the next request
+        may be the answer alone ("ten minutes")."""
+        return self.asked is not None and self.clock() - self.asked[1] < ASK_S
 
     def _set(
         self,

@@ -690,6 +690,24 @@ def test_a_timer_is_set_and_said_aloud_when_due_after_the_answer_under_way(tmp_p
     assert left.answer_text.startswith("9 minutes and"), left.answer_text
 
 
+def test_a_timer_asked_back_for_its_time_is_set_by_the_answer_alone(tmp_path):
+    """ "For how long?" "Ten minutes." went to the LLM. The answer is not started ahead of its endpoint
+    either ("ten minutes ... and thirty seconds")."""
+    cfg = _config(tmp_path)
+
+    async def body(pipe):
+        asked = await pipe.ask("Set a timer.")
+        ahead = await pipe.start_ahead("ten minutes")
+        done = await pipe.ask("Ten minutes.")
+        return asked, ahead, done, len(pipe.timers.running)
+
+    asked, ahead, done, running = asyncio.run(_session(cfg, body, speak=False))
+    assert asked.answer_text == "For how long? Say, for example: five minutes."
+    assert ahead is None
+    assert done.answer_text == "Timer set for 10 minutes." and running == 1
+    assert [r["answered_by"] for r in _log(cfg)] == ["timers", "timers"]
+
+
 def test_say_that_again_repeats_the_answer_and_go_on_finishes_a_cut_one(tmp_path):
     """Asked to say it again, the LLM said the first sentence of a three-sentence answer; asked to go
     on after a cut, it started anew. The answer is at hand: said again whole, or from the clause

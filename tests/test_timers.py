@@ -9,7 +9,15 @@ import pytest
 from assistant import clock
 from assistant.config import MemoryConfig
 from assistant.memory import Memory
-from assistant.timers import Request, Timers, next_clock_time, parse_duration, parse_request, spoken_duration
+from assistant.timers import (
+    Request,
+    Timers,
+    fill,
+    next_clock_time,
+    parse_duration,
+    parse_request,
+    spoken_duration,
+)
 
 
 @pytest.mark.parametrize(
@@ -436,6 +444,71 @@ def test_an_alarm_is_moved_to_another_time():
     asyncio.run(main())
 
 
+def test_one_asked_back_for_its_time_is_set_by_the_answer_alone():
+    """ "For how long?" was answered "ten minutes", which went to the LLM: the user had to say the
+    whole request again."""
+
+    async def main():
+        said, now, timers = _on_a_test_clock()
+        assert timers.answer("set a timer") == "For how long? Say, for example: five minutes."
+        assert timers.asking
+        assert timers.answer("ten minutes") == "Timer set for 10 minutes."
+        assert not timers.asking and timers.answer("ten minutes") is None  # asked once, answered once
+        assert timers.answer("set the pasta timer") == "For how long? Say, for example: five minutes."
+        assert (
+            timers.answer("for eight minutes please") == "Pasta timer set for 8 minutes. You have 2 timers."
+        )
+        assert timers.answer("remind me to call my mom", MONDAY_10_AM) == (
+            "When? Say, for example: in ten minutes, or at 5 PM."
+        )
+        assert timers.answer("at noon", MONDAY_10_AM) == "Okay, I'll remind you to call your mom at 12:00 PM."
+        assert timers.answer("wake me up every weekday", MONDAY_10_AM) == (
+            "For what time? Say, for example: 7:30 AM."
+        )
+        assert timers.answer("make it six thirty", MONDAY_10_AM) == (
+            "Alarm set for 6:30 AM on weekdays, starting tomorrow."  # a wake-up: the morning's
+        )
+        timers.answer("set an alarm", MONDAY_10_AM)
+        assert timers.answer("in an hour", MONDAY_10_AM) == "Alarm set for 11:00 AM."
+        timers.answer("set a timer")
+        assert timers.answer("what is the capital of france") is None  # something else: the LLM's ...
+        assert timers.answer("five minutes") is None  # ... and the question is dropped
+        timers.answer("set a timer")
+        now[0] += 31  # too late to be the answer
+        assert timers.answer("five minutes") is None
+        timers.answer("set a timer")
+        assert timers.answer("the pasta") is None  # no time: not an answer
+        timers.close()
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize(
+    ("asked", "answer", "filled"),
+    [
+        (Request("set", None), "an hour and a half", Request("set", 5400)),
+        (Request("set", None, name="egg"), "for six minutes", Request("set", 360, name="egg")),
+        (Request("set", None), "tomorrow", None),
+        (
+            Request("alarm", None, part="morning"),
+            "at seven",
+            Request("alarm", 75600, at=datetime(2026, 12, 8, 7, 0)),
+        ),
+        (Request("alarm", None), "seven", Request("alarm", 32400, at=datetime(2026, 12, 7, 19, 0))),
+        (Request("alarm", None), "seven tomorrow", Request("alarm", 75600, at=datetime(2026, 12, 8, 7, 0))),
+        (Request("alarm", None), "friday at nine", Request("alarm", 342000, at=datetime(2026, 12, 11, 9, 0))),
+        (Request("remind", None, task="eat"), "in ten minutes", Request("remind", 600, task="eat")),
+        (
+            Request("remind", None, task="eat", part="day"),
+            "at nine",
+            Request("remind", 82800, at=datetime(2026, 12, 8, 9, 0), task="eat"),
+        ),
+    ],
+)
+def test_the_answer_to_when(asked, answer, filled):
+    assert fill(asked, answer, MONDAY_10_AM) == filled
+
+
 def test_snooze_sets_the_alarm_that_rang_again():
     async def main():
         said, now, timers = _on_a_test_clock()
@@ -593,10 +666,7 @@ def test_an_alarm_goes_off_at_its_time_and_can_be_asked_about_and_cancelled():
         assert said == ["It's 7:00 AM. This is your alarm."]
         assert alarms.answer("cancel the timer") == "There is no timer to cancel."  # alarms are not timers
         assert alarms.answer("cancel the alarm") == "Alarm cancelled."
-        assert (
-            alarms.answer("set an alarm for pasta")
-            == "For what time? Say, for example: set an alarm for 7:30 AM."
-        )
+        assert alarms.answer("set an alarm for pasta") == "For what time? Say, for example: 7:30 AM."
         assert not alarms.running
 
     asyncio.run(main())
