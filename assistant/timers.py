@@ -687,13 +687,9 @@ class Timers:
         return f"Snoozed until {time_of_day(at)}."
 
     def _chosen(self, kind: str, which: str = "", name: str = "") -> list[Timer]:
-        """Those of `kind` that `which` ("for ten minutes") and `name` ("pasta", a timer's) say."""
-        named = name if kind == "timer" else ""  # "the pasta timer"; "the morning alarm" is any alarm
-        return [
-            t
-            for t in self.of_kind(kind)
-            if (not which or _is_the_one(t, which)) and (not named or t.name == named)
-        ]
+        """Those of `kind` that `which` ("for ten minutes") and `name` say: a timer's ("the pasta
+        timer"), an alarm's days ("my weekday alarm", "the monday alarm"); "the morning alarm" is any."""
+        return [t for t in self.of_kind(kind) if (not which or _is_the_one(t, which)) and _named(t, name)]
 
     def _cancel(self, kind: str, which: str = "", name: str = "") -> str:
         chosen = self._chosen(kind, which, name)
@@ -865,6 +861,23 @@ class Timers:
         return count
 
 
+_DAYS_NAMED = {"weekday": "01234", "weekdays": "01234", "weekend": "56", "weekends": "56",
+               "daily": EVERY_DAY, "everyday": EVERY_DAY}  # fmt: skip
+
+
+def _named(timer: Timer, name: str) -> bool:
+    """Whether `timer` is one `name` may name: a timer by its name, an alarm or a reminder by its days
+    ("weekday", "monday": one that goes off on Mondays, or next Monday); any other word names any."""
+    if timer.kind == "timer":
+        return not name or timer.name == name
+    if name in _DAYS_NAMED:
+        return timer.days == _DAYS_NAMED[name]
+    if name.removesuffix("s") in WEEKDAYS:
+        day = str(WEEKDAYS.index(name.removesuffix("s")))
+        return day in timer.days or (not timer.days and str(timer.at.weekday()) == day)
+    return True
+
+
 def _is_the_one(timer: Timer, which: str) -> bool:
     """Whether `timer` is the one `which` names: a timer by its length ("for ten minutes"), an alarm by
     its time of day ("for seven", "at six thirty a m"), a reminder by its task ("to call my mom")."""
@@ -915,5 +928,6 @@ def _day_name(at: datetime, now: datetime) -> str:
 
 
 def _said(kind: str, name: str, which: str) -> str:
-    """ "pasta timer", "timer for ten minutes", "alarm": the one asked about, as asked."""
-    return f"{f'{name} ' * bool(name and kind == 'timer')}{kind}{f' {which}' * bool(which)}"
+    """ "pasta timer", "timer for ten minutes", "weekday alarm": the one asked about, as `_named` reads it."""
+    shown = kind == "timer" or name in _DAYS_NAMED or name.removesuffix("s") in WEEKDAYS
+    return f"{f'{name} ' * bool(name and shown)}{kind}{f' {which}' * bool(which)}"

@@ -291,6 +291,11 @@ def test_every_day_is_set_for_each_day_and_said_so():
         )
         assert timers.answer("cancel my alarm for seven") == "Alarm cancelled."
         assert len(timers.running) == 3
+        assert timers.answer("cancel my weekday alarm") == "There is no weekday alarm to cancel."
+        assert timers.answer("cancel my weekend alarm") == "Alarm cancelled."  # not Thursday's
+        assert timers.answer("cancel the monday alarm") == "There is no monday alarm to cancel."
+        assert timers.answer("cancel my thursday alarm") == "Alarm cancelled."  # a one-off on Thursday
+        assert len(timers.running) == 1 and timers.running[0].task == "call your mom"
         timers.close()
 
     asyncio.run(main())
