@@ -51,6 +51,8 @@ MAX_NUMBER = 999
 _NUMBERS = {normalize(str(n)): n for n in range(1, MAX_NUMBER + 1)} | {"a": 1, "an": 1}
 _UNIT_S = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600}
 _NUMBER = "|".join(sorted(map(re.escape, _NUMBERS), key=len, reverse=True))  # longest first
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")  # date.weekday()
+_DAYNAME = "|".join(WEEKDAYS)
 _PART = re.compile(
     rf"(?:({_NUMBER}) (second|sec|minute|min|hour)s?( and a half)?|half an hour|half a minute)"
 )
@@ -67,10 +69,13 @@ _SET = re.compile(
 _FOR_NAME = re.compile(r"(?P<duration>.+?) (?:for|called|named) (?:the |my )?(?P<name>[a-z']+(?: [a-z']+)?)")
 MAX_NAME_WORDS = 2  # "pasta", "boiled egg": a timer's name, not a sentence
 # "cancel my alarm for seven", "... the timer for ten minutes", "... the reminder to call my mom": that one
+# "cancel tomorrow's alarm", "skip my alarm on friday", "skip my next alarm": that day's (one that
+# repeats is skipped that day)
 _CANCEL = re.compile(
-    rf"{LEAD_IN}(?:cancel|stop|delete|remove|clear|turn off|end)(?: the| my| all| all the| all my)?"
+    rf"{LEAD_IN}(?:cancel|stop|delete|remove|clear|turn off|end|skip)(?: the| my| all| all the| all my)?"
+    rf"(?: (?P<day>today's|tomorrow's|next|(?:{_DAYNAME})'s))?"
     r"(?: (?P<name>[a-z']+))? (?P<kind>timer|alarm|reminder)s?(?: (?P<which>(?:for|at|to|about|that) .+?))?"
-    r"(?: please)?"
+    rf"(?: (?:for |on )?(?P<on>today|tomorrow|{_DAYNAME}))?(?: please)?"
 )
 # a timer, by name ("the pasta timer"), by length ("the timer for ten minutes") or all of them
 _TARGET = r"(?:the |my |all |all the |all my |both )?(?:(?P<name>[a-z']+) )?timers?(?: (?P<which>for .+?))?"
@@ -110,8 +115,6 @@ SNOOZE_WITHIN_S = 30 * 60  # "snooze" this long after an alarm rang snoozes it
 ASK_S = 30.0  # "For how long?" is answered by a time alone this long after it was asked
 # "every day", "on weekdays", "every monday and thursday": the days an alarm or a reminder at a time
 # of day goes off on, each week ("on monday", one day, is a day for `_when`)
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")  # date.weekday()
-_DAYNAME = "|".join(WEEKDAYS)
 _EVERY = re.compile(
     r" (?:(?:every|each) (?:day|(?P<part>morning|afternoon|evening|night))|everyday|daily"
     r"|(?P<weekdays>every weekday|every week day|on weekdays|on week days)"
@@ -178,7 +181,8 @@ class Request(NamedTuple):
     name: str = ""  # a timer's name ("pasta"), if said
     which: str = ""  # cancel, pause, change, move: which one, as said ("for ten minutes", "for seven", "to
     # call my mom"); "": all (cancel, pause), the only one (change, move)
-    when: str = ""  # move: the new time of day as said ("seven thirty"), read in the moved alarm's half day
+    when: str = ""  # move: the new time of day as said ("seven thirty"), read in the moved alarm's half day;
+    # cancel: the day of the one ("tomorrow", "friday", "next"): one that repeats skips that day
     part: str = ""  # alarm, remind asked back: the part of the day a time without a.m. or p.m. is in
     # ("morning": a wake-up; "day": 7 AM to 6:59 PM, said with days), for the answer to "For what time?"
 
@@ -203,7 +207,10 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
     said = normalize(text)
     now = now or datetime.now()
     if m := _CANCEL.fullmatch(said):
-        return Request("cancel", kind=m["kind"], which=m["which"] or "", name=m["name"] or "")
+        day, which = (m["day"] or m["on"] or "").removesuffix("'s"), m["which"] or ""
+        if which.split(" ", 1)[-1] in ("today", "tomorrow", *WEEKDAYS):  # "my alarm for friday": a day
+            day, which = which.split(" ", 1)[-1], ""
+        return Request("cancel", kind=m["kind"], which=which, name=m["name"] or "", when=day)
     if m := _LEFT.fullmatch(said):
         return Request("left", name=m["name"] or m["until"] or "", which=m["which"] or "")
     if m := _WHEN.fullmatch(said):
@@ -573,6 +580,8 @@ class Timers:
         if request is None:
             return None
         if request.what == "cancel":
+            if request.when and request.kind != "timer":
+                return self._skip(request.kind, request.which, request.name, request.when, now)
             return self._cancel(request.kind, request.which, request.name)
         if request.what == "left":
             return self._left(request.name, request.which)
@@ -700,6 +709,41 @@ class Timers:
                 timer.handle.cancel()
             self._remove(timer)
         return f"{kind.capitalize()} cancelled." if len(chosen) == 1 else f"{len(chosen)} {kind}s cancelled."
+
+    def _skip(self, kind: str, which: str, name: str, day: str, now: datetime) -> str:
+        """Cancel the alarm or reminder due on `day` ("tomorrow", "friday"; "next": the soonest), or,
+        for one that repeats, skip that day: it is set for its next day after."""
+        chosen = sorted(self._chosen(kind, which, name), key=lambda t: t.due)
+        if day == "next":
+            chosen = chosen[:1]
+        else:
+            chosen = [t for t in chosen if _is_on(t, day, now)]
+        if not chosen:
+            if later := [
+                t for t in self._chosen(kind, which, name) if day != "next" and _repeats_on(t, day, now)
+            ]:
+                # "skip friday's alarm" on a Monday: its days hold no exceptions, only the next
+                repeating = later[0]
+                return (
+                    f"I can only skip the next one: your {kind} for "
+                    f"{_alarm_time(repeating.at, now, repeating.days)} goes off next "
+                    f"{_day_name(repeating.at, now, today=True).removeprefix('on ')}."
+                )
+            return f"There is no {_said(kind, name, which)} {'set' if day == 'next' else f'for {day}'}."
+        said = []
+        for timer in chosen:
+            timer.handle.cancel()
+            if timer.days:
+                skipped = timer.at
+                self._move_to(timer, next_on(timer.at, timer.days, timer.at))
+                said.append(
+                    f"Skipped your {kind} for {time_of_day(skipped)} {_day_name(skipped, now, today=True)}:"
+                    f" the next is {_day_name(timer.at, now, today=True)}."
+                )
+            else:
+                self._remove(timer)
+                said.append(f"Cancelled your {kind} for {_alarm_time(timer.at, now)}.")
+        return " ".join(said)
 
     def _left(self, name: str = "", which: str = "") -> str:
         timers = self._chosen("timer", which, name)
@@ -878,6 +922,21 @@ def _named(timer: Timer, name: str) -> bool:
     return True
 
 
+def _is_on(timer: Timer, day: str, now: datetime) -> bool:
+    """Whether an alarm or a reminder goes off next on `day` ("today", "tomorrow", "friday")."""
+    if day in ("today", "tomorrow"):
+        return timer.at.date() == now.date() + timedelta(days=day == "tomorrow")
+    return WEEKDAYS[timer.at.weekday()] == day
+
+
+def _repeats_on(timer: Timer, day: str, now: datetime) -> bool:
+    """Whether one that repeats goes off on `day`'s weekday, next or later."""
+    weekday = (
+        (now.weekday() + (day == "tomorrow")) % 7 if day in ("today", "tomorrow") else WEEKDAYS.index(day)
+    )
+    return str(weekday) in timer.days
+
+
 def _is_the_one(timer: Timer, which: str) -> bool:
     """Whether `timer` is the one `which` names: a timer by its length ("for ten minutes"), an alarm by
     its time of day ("for seven", "at six thirty a m"), a reminder by its task ("to call my mom")."""
@@ -919,9 +978,11 @@ def _alarm_time(at: datetime, now: datetime, days: str = "") -> str:
     return time_of_day(at) + ("" if at.date() == now.date() else f" {_day_name(at, now)}")
 
 
-def _day_name(at: datetime, now: datetime) -> str:
-    """ "tomorrow", "on Friday" (within the week), "on December 24"."""
+def _day_name(at: datetime, now: datetime, today: bool = False) -> str:
+    """ "tomorrow", "on Friday" (within the week), "on December 24"; "today" when `today`."""
     ahead = (at.date() - now.date()).days
+    if ahead == 0 and today:
+        return "today"
     if ahead == 1:
         return "tomorrow"
     return f"on {at:%A}" if 1 < ahead < 7 else f"on {at:%B} {at.day}"

@@ -53,6 +53,9 @@ def test_spoken_durations(words, seconds):
         ("Cancel the timer.", Request("cancel")),
         ("stop all timers", Request("cancel")),
         ("cancel my alarm", Request("cancel", kind="alarm")),
+        ("cancel tomorrow's alarm", Request("cancel", kind="alarm", when="tomorrow")),
+        ("skip my alarm on friday", Request("cancel", kind="alarm", when="friday")),
+        ("skip my next alarm", Request("cancel", kind="alarm", when="next")),
         ("How much time is left?", Request("left")),
         ("much time is left", Request("left")),  # "how" lost by the recognizer
         ("much longer", None),
@@ -420,6 +423,29 @@ def test_a_paused_timer_stays_paused_across_a_restart(tmp_path):
     assert row["paused_left"] is None
     assert timedelta(minutes=4, seconds=59) < datetime.fromisoformat(row["due_at"]) - datetime.now(UTC)
     memory.close()
+
+
+def test_one_day_of_a_repeating_alarm_is_skipped_and_a_one_off_cancelled():
+    async def main():
+        timers = Timers(lambda text: None)
+        timers.answer("wake me up at seven on weekdays", MONDAY_10_AM)
+        timers.answer("set an alarm for nine tomorrow", MONDAY_10_AM)
+        assert timers.answer("skip tomorrow's alarm", MONDAY_10_AM) == (
+            "Skipped your alarm for 7:00 AM tomorrow: the next is on Wednesday."
+            " Cancelled your alarm for 9:00 AM tomorrow."
+        )
+        assert timers.answer("cancel my alarm for friday", MONDAY_10_AM) == (
+            "I can only skip the next one: your alarm for 7:00 AM on weekdays goes off next Wednesday."
+        )
+        assert timers.answer("skip my alarm on saturday", MONDAY_10_AM) == "There is no alarm for saturday."
+        assert timers.answer("skip my next alarm", MONDAY_10_AM) == (
+            "Skipped your alarm for 7:00 AM on Wednesday: the next is on Thursday."
+        )
+        [alarm] = timers.alarms
+        assert (alarm.at, alarm.days) == (datetime(2026, 12, 10, 7, 0), "01234")
+        timers.close()
+
+    asyncio.run(main())
 
 
 def test_an_alarm_is_moved_to_another_time():
