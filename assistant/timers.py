@@ -139,7 +139,8 @@ _ALARM = re.compile(
     r"|(?P<wake>wake me(?: up)?))(?: (?P<when>.+?))??(?: please)?"  # no when: "set an alarm" asks what time
 )
 _WHEN = re.compile(
-    rf"{LEAD_IN}(?:(?:when|what time) is (?:my|the) (?P<kind>alarm|reminder)s?(?: set for)?"
+    rf"{LEAD_IN}(?:(?:when|what time) is (?:my|the) (?P<next>next )?(?P<kind>alarm|reminder)s?(?: set for)?"
+    r"|(?:what's|what is) (?:my|the) (?P<next_one>next) (?P<kind_next>alarm|reminder)"
     r"|(?:what are|what's|what is|list|tell me|read me) (?:my|the) (?P<kinds>alarm|reminder)s"
     r"|(?:what|which) (?P<which>alarm|reminder)s (?:do i have|are set|are there|have i set)"
     r"|(?:do i have|have i set|are there|is there) (?:any|an|a) (?P<any>alarm|reminder)s?(?: set)?)"
@@ -182,7 +183,8 @@ class Request(NamedTuple):
     which: str = ""  # cancel, pause, change, move: which one, as said ("for ten minutes", "for seven", "to
     # call my mom"); "": all (cancel, pause), the only one (change, move)
     when: str = ""  # move: the new time of day as said ("seven thirty"), read in the moved alarm's half day;
-    # cancel: the day of the one ("tomorrow", "friday", "next"): one that repeats skips that day
+    # cancel: the day of the one ("tomorrow", "friday", "next"): one that repeats skips that day; when:
+    # "next" (the soonest only)
     part: str = ""  # alarm, remind asked back: the part of the day a time without a.m. or p.m. is in
     # ("morning": a wake-up; "day": 7 AM to 6:59 PM, said with days), for the answer to "For what time?"
 
@@ -214,7 +216,8 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
     if m := _LEFT.fullmatch(said):
         return Request("left", name=m["name"] or m["until"] or "", which=m["which"] or "")
     if m := _WHEN.fullmatch(said):
-        return Request("when", kind=m["kind"] or m["kinds"] or m["which"] or m["any"])
+        kind = m["kind"] or m["kind_next"] or m["kinds"] or m["which"] or m["any"]
+        return Request("when", kind=kind, when="next" if m["next"] or m["next_one"] else "")
     if (m := _PAUSE.fullmatch(said)) and not (m["resume"] == "start" and not m["again"]):
         what = "pause" if m["pause"] else "resume" if m["resume"] else "restart"
         return Request(what, name=m["name"] or "", which=m["which"] or "")
@@ -586,7 +589,7 @@ class Timers:
         if request.what == "left":
             return self._left(request.name, request.which)
         if request.what == "when":
-            return self._when(request.kind, now)
+            return self._when(request.kind, now, request.when == "next")
         if request.what in ("pause", "resume", "restart"):
             return self._pause(request.what, request.name, request.which)
         if request.what == "change":
@@ -849,7 +852,15 @@ class Timers:
         if self.keep is not None:
             self.keep(timer.row())
 
-    def _when(self, kind: str, now: datetime) -> str:
+    def _when(self, kind: str, now: datetime, next_only: bool = False) -> str:
+        if next_only and (soonest := sorted(self.of_kind(kind), key=lambda t: t.due)[:1]):
+            t = soonest[0]
+            what = (
+                f"at {time_of_day(t.at)} {_day_name(t.at, now, today=True)}"
+                if t.at
+                else _reminder_time(t, now, self.clock())
+            )
+            return f"Your next {kind} is{_of(t)} {what}."
         if kind == "reminder":
             reminders = sorted(self.of_kind("reminder"), key=lambda t: t.due)
             if not reminders:

@@ -438,11 +438,19 @@ def test_one_day_of_a_repeating_alarm_is_skipped_and_a_one_off_cancelled():
             "I can only skip the next one: your alarm for 7:00 AM on weekdays goes off next Wednesday."
         )
         assert timers.answer("skip my alarm on saturday", MONDAY_10_AM) == "There is no alarm for saturday."
+        assert (
+            timers.answer("when is my next alarm", MONDAY_10_AM)
+            == "Your next alarm is at 7:00 AM on Wednesday."
+        )
         assert timers.answer("skip my next alarm", MONDAY_10_AM) == (
             "Skipped your alarm for 7:00 AM on Wednesday: the next is on Thursday."
         )
         [alarm] = timers.alarms
         assert (alarm.at, alarm.days) == (datetime(2026, 12, 10, 7, 0), "01234")
+        timers.answer("remind me to call my mom in an hour", MONDAY_10_AM)
+        assert timers.answer("what's my next reminder", MONDAY_10_AM) == (
+            "Your next reminder is to call your mom in 1 hour."
+        )
         timers.close()
 
     asyncio.run(main())
