@@ -270,7 +270,7 @@ def _each_week(request: Request, now: datetime) -> Request:
         return request
     at = request.at or now + timedelta(seconds=request.seconds)  # "every day in an hour": at that time
     at = next_on(at - timedelta(days=1), request.days, now)  # the first of its days, at that time
-    return request._replace(at=at, seconds=math.ceil((at - now).total_seconds()))
+    return request._replace(at=at, seconds=seconds_until(at, now))
 
 
 # the answer to "For how long?", "For what time?", "When?": "ten minutes", "for ten minutes", "at
@@ -305,6 +305,12 @@ def _days(every: re.Match) -> str:
     if named := every["every"] or every["on"]:
         return "".join(str(i) for i, day in enumerate(WEEKDAYS) if re.search(rf"\b{day}", named))
     return EVERY_DAY
+
+
+def seconds_until(at: datetime, now: datetime) -> int:
+    """Seconds from `now` to `at`, both local wall-clock times: 7 AM on the morning summer time begins
+    is an hour less away than the clocks' faces say (naive times would ring it at 8)."""
+    return math.ceil((at.astimezone() - now.astimezone()).total_seconds())
 
 
 def next_on(at: datetime, days: str, after: datetime) -> datetime:
@@ -414,7 +420,7 @@ def _when(
         at = clock_time_on(m["time"], now.date() + timedelta(days=ahead), day_part or part)
     else:
         at = next_clock_time(m["time"], now, part)
-    return None if at is None else (at, math.ceil((at - now).total_seconds()))
+    return None if at is None else (at, seconds_until(at, now))
 
 
 def next_clock_time(words: str, now: datetime, part: str = "") -> datetime | None:
@@ -838,7 +844,7 @@ class Timers:
     def _move_to(self, timer: Timer, at: datetime) -> None:
         """An alarm or a reminder set again, for `at` (its next day, or a new time)."""
         timer.at = at
-        self._run_for(timer, (at - datetime.now()).total_seconds())
+        self._run_for(timer, seconds_until(at, datetime.now()))
 
     def _run_for(self, timer: Timer, seconds: float) -> None:
         """`timer` due in `seconds` from now (not paused), and kept so."""

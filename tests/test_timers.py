@@ -273,6 +273,25 @@ def test_alarms_and_reminders_on_days_of_the_week(said, at, days):
     assert request.seconds == (at - MONDAY_10_AM).total_seconds()
 
 
+@pytest.fixture
+def new_york(monkeypatch):
+    """The process's local time zone, one with summer time (2026: from March 8, 2 AM)."""
+    monkeypatch.setenv("TZ", "America/New_York")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_an_alarm_across_the_start_of_summer_time_rings_at_its_time_of_day(new_york):
+    saturday_10_am = datetime(2026, 3, 7, 10, 0)
+    request = parse_request("wake me up at seven", saturday_10_am)
+    assert request.at == datetime(2026, 3, 8, 7, 0)
+    assert request.seconds == 20 * 3600  # not 21: the clocks go forward an hour that night
+    every_day = parse_request("wake me up at seven every day", datetime(2026, 3, 8, 7, 0, 1))
+    assert every_day.at == datetime(2026, 3, 9, 7, 0) and every_day.seconds == 24 * 3600 - 1
+
+
 def test_every_day_is_set_for_each_day_and_said_so():
     async def main():
         timers = Timers(lambda text: None)
