@@ -642,8 +642,7 @@ class Timers:
         )  # fmt: skip
         self._wait(timer)
         self.running.append(timer)
-        if self.keep is not None:
-            self.keep(timer.row())
+        self._kept(timer)
         if days:  # "Alarm set for 7:00 AM on weekdays, starting Monday."
             first = "today" if at.date() == now.date() else _day_name(at, now).removeprefix("on ")
             when = f"{time_of_day(at)} {_on_days(days)}, starting {first}"
