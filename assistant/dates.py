@@ -8,7 +8,9 @@ date ("december twenty fifth", "the fourth of july twenty twenty seven"), a day 
 numbers put back in digits first) or a holiday (HOLIDAYS, which dateparser does not know: fixed
 ones, Easter, and the US days on an nth weekday, as Thanksgiving). "When is easter" is asked of a
 holiday only ("when is my alarm" is `timers.py`'s), and "how many weeks until ..." in weeks and
-days. A question about a day with no date in it ("what day is my birthday") goes to the LLM.
+days. The calendar itself too ("how many days are left in the year", "what week is it", "is 2028 a
+leap year", "how many days are in february": `calendar_answer`). A question about a day with no
+date in it ("what day is my birthday") goes to the LLM.
 
     dates.answer("how many days until christmas", now)   # "19 days: it's Friday, December 25, 2026."
     dates.answer("what day is tomorrow", now)             # "It's Monday, December 7, 2026."
@@ -16,6 +18,7 @@ days. A question about a day with no date in it ("what day is my birthday") goes
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Callable
 from datetime import date, datetime
@@ -24,7 +27,7 @@ from dateutil.easter import easter
 from dateutil.relativedelta import MO, SU, TH, relativedelta
 
 from assistant.arithmetic import in_digits
-from assistant.clock import DAYS, date_of
+from assistant.clock import DAYS, MONTHS, date_of
 from assistant.phrases import LEAD_IN
 
 # name (without apostrophes) → its date in a year; dateparser knows none of them
@@ -65,11 +68,62 @@ _DATE_OF = re.compile(
 )
 
 
+_YEAR = r"(?P<year>\d\d ?\d\d)"  # "20 28", as in_digits writes "twenty twenty eight"
+_MONTH = rf"(?P<month>{'|'.join(m.lower() for m in MONTHS)}|this month)(?: this year| {_YEAR})?"
+# the calendar itself: "how many days are left in the year", "what week is it", "is 2028 a leap year",
+# "how many days are in february"
+_CALENDAR = {
+    kind: re.compile(rf"{LEAD_IN}(?:{asked})(?: please)?")
+    for kind, asked in {
+        "left": r"(?:how )?many (?:more )?days (?:are )?(?:there )?(?:left|remaining|to go)"
+        r" (?:in|of) (?:the|this) year",
+        "week": r"(?:what|which) week (?:of the year |number )?is (?:it|this)(?: today| now)?"
+        r"|(?:what's|what is) the week number",
+        "day": r"what day of the year is (?:it|today|this)",
+        "leap": rf"is (?:{_YEAR}|it|this year|next year) a leap year",
+        "month": rf"(?:how )?many days (?:are )?(?:there )?in {_MONTH}",
+        "month has": rf"how many days does {_MONTH} have",
+    }.items()
+}
+
+
+def calendar_answer(said: str, today: date) -> str | None:
+    """The answer to a question about the calendar itself (`_CALENDAR`), or None."""
+    kind = next((kind for kind, pattern in _CALENDAR.items() if pattern.fullmatch(said)), None)
+    if kind is None:
+        return None
+    m = _CALENDAR[kind].fullmatch(said)
+    year = int(m["year"].replace(" ", "")) if m.groupdict().get("year") else today.year
+    if kind == "left":
+        left = (date(today.year, 12, 31) - today).days
+        if not left:
+            return f"Today is the last day of {today.year}."
+        return f"{_count(left, 'day')} after today: {today.year} ends on {date_of(date(today.year, 12, 31))}."
+    if kind == "week":
+        iso = today.isocalendar()
+        return f"It's week {iso.week} of {iso.year}."
+    if kind == "day":
+        return f"It's day {today.timetuple().tm_yday} of {today.year}."
+    if kind == "leap":
+        year += said.startswith("is next year") or " next year " in f" {said} "
+        if calendar.isleap(year):
+            return f"Yes, {year} is a leap year: February has 29 days."
+        following = next(y for y in range(year + 1, year + 9) if calendar.isleap(y))
+        return f"No, {year} is not a leap year; the next is {following}."
+    month = today.month if m["month"] == "this month" else MONTHS.index(m["month"].title()) + 1
+    if not m["year"] and month < today.month:  # "february", said in december: the coming one
+        year += 1
+    days = calendar.monthrange(year, month)[1]
+    return f"{MONTHS[month - 1]} {year} has {days} days."
+
+
 def answer(text: str, now: datetime | None = None) -> str | None:
     """The answer to a question about a day other than today, or None for any other text."""
     said = in_digits(text)
     now = now or datetime.now()
     today = now.date()
+    if (known := calendar_answer(said, today)) is not None:
+        return known
     if until := _UNTIL.fullmatch(said):
         past = until["how"] in ("since", "after")
         day = _day(until["when"], now, past)

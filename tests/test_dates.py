@@ -54,3 +54,35 @@ NOW = datetime(2026, 12, 6, 19, 0)  # a Sunday
 )
 def test_days_are_read_from_the_calendar(asked, says):
     assert dates.answer(asked, NOW) == says
+
+
+@pytest.mark.parametrize(
+    ("asked", "says"),
+    [
+        # the LLM: "The year is 2024, so it's 13 days.", "... so it's 13 weeks of the year."
+        (
+            "How many days are left in the year?",
+            "25 days after today: 2026 ends on Thursday, December 31, 2026.",
+        ),
+        ("what week of the year is it", "It's week 49 of 2026."),  # ISO weeks: Monday to Sunday
+        ("what week is it", "It's week 49 of 2026."),
+        ("what day of the year is it", "It's day 340 of 2026."),
+        # the LLM: "February has 29 days in total.", "February is the 28th day of a year."
+        ("is it a leap year", "No, 2026 is not a leap year; the next is 2028."),
+        ("Is 2028 a leap year?", "Yes, 2028 is a leap year: February has 29 days."),
+        ("is next year a leap year", "No, 2027 is not a leap year; the next is 2028."),
+        ("how many days are in february", "February 2027 has 28 days."),  # the coming one
+        ("how many days in february twenty twenty eight", "February 2028 has 29 days."),
+        ("how many days does april have", "April 2027 has 30 days."),
+        ("how many days are in this month", "December 2026 has 31 days."),
+        ("how many days are in a week", None),  # the LLM's
+    ],
+)
+def test_the_calendar_itself(asked, says):
+    assert dates.answer(asked, NOW) == says
+
+
+def test_the_last_day_of_the_year_has_none_left():
+    assert dates.answer("how many days are left in the year", datetime(2026, 12, 31, 9)) == (
+        "Today is the last day of 2026."
+    )
