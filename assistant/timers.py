@@ -900,6 +900,8 @@ class Timers:
                 )  # fmt: skip
                 if timer.paused_left is not None:
                     timer.paused_left = int(timer.paused_left)
+                if timer.days and (timer.at is None or not set(timer.days) <= set(EVERY_DAY)):
+                    raise ValueError(f"days {timer.days!r} without a time of day, or not weekdays")
             except (KeyError, TypeError, ValueError):
                 unreadable.append(row)
                 if self.drop is not None and "key" in row:
