@@ -107,6 +107,12 @@ def m005_lists(db: Database) -> None:
     db["list_items"].create_index(["list", "item"], unique=True)
 
 
+@migrations()
+def m006_timer_steps(db: Database) -> None:
+    """A reminder's or an alarm's step, in seconds ("every hour": 3600)."""
+    db["timers"].add_column("every_s", int)
+
+
 @dataclass(frozen=True, slots=True)
 class Turn:
     """One remembered message. `interrupted`: the user barged in; `text` is what was played."""

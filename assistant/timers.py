@@ -120,7 +120,9 @@ _EVERY = re.compile(
     r"|(?P<weekdays>every weekday|every week day|on weekdays|on week days)"
     r"|(?P<weekends>every weekend|on weekends|at weekends)"
     rf"|(?:every|each) (?P<every>(?:{_DAYNAME})s?(?:(?: and |, | )(?:{_DAYNAME})s?)*)"
-    rf"|on (?P<on>(?:{_DAYNAME})s(?:(?: and |, | )(?:{_DAYNAME})s)*))\b"
+    rf"|on (?P<on>(?:{_DAYNAME})s(?:(?: and |, | )(?:{_DAYNAME})s)*)"
+    # "every hour", "every thirty minutes", "every half hour": from now on, at that step
+    rf"|every (?P<interval>(?:an )?hour and a half|half (?:an )?hour|(?:(?:{_NUMBER}) )?(?:minute|hour)s?))\b"
 )
 EVERY_DAY = "0123456"  # `Request.days`, `Timer.days`: weekday numbers, Monday 0
 _LEFT = re.compile(
@@ -185,6 +187,7 @@ class Request(NamedTuple):
     when: str = ""  # move: the new time of day as said ("seven thirty"), read in the moved alarm's half day;
     # cancel: the day of the one ("tomorrow", "friday", "next"): one that repeats skips that day; when:
     # "next" (the soonest only)
+    every: int = 0  # alarm, remind: seconds between one and the next ("every hour": 3600); 0: not so
     part: str = ""  # alarm, remind asked back: the part of the day a time without a.m. or p.m. is in
     # ("morning": a wake-up; "day": 7 AM to 6:59 PM, said with days), for the answer to "For what time?"
 
@@ -234,10 +237,15 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
     if m := _SNOOZE.fullmatch(said):
         seconds = parse_duration(m["for"]) if m["for"] else SNOOZE_S
         return Request("snooze", seconds)
-    days, part, once = "", "", said
+    days, part, once, step = "", "", said, 0
     if every := _EVERY.search(said):  # "every day at seven": the first such moment, then each day
         # a time without a.m. or p.m. is of the part of the day said, else by day: "at nine" 9 AM
         days, part, once = _days(every), every["part"] or "day", said[: every.start()] + said[every.end() :]
+        if every["interval"]:  # "remind me every hour to stretch": the first an hour from now
+            words = re.sub(
+                r"^(minute|hour)s?$", r"one \1", every["interval"].replace("half hour", "half an hour")
+            )
+            step = parse_duration(re.sub(r"^hour and", "an hour and", words)) or 0
     if m := _REMIND.fullmatch(once):
         request = _reminder(m, now, part)
     elif m := _ALARM.fullmatch(once):
@@ -253,6 +261,10 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
         return None
     if request is None:
         return None
+    if step:  # said with no time, the first is a step from now
+        seconds = request.seconds or step
+        at = request.at or (now + timedelta(seconds=seconds) if request.what == "alarm" else None)
+        return request._replace(seconds=seconds, at=at, every=step)
     return _each_week(request._replace(days=days, part=part if request.seconds is None else ""), now)
 
 
@@ -297,7 +309,9 @@ def fill(asked: Request, text: str, now: datetime | None = None) -> Request | No
 
 
 def _days(every: re.Match) -> str:
-    """The weekdays (`EVERY_DAY`'s digits) that an `_EVERY` match names."""
+    """The weekdays (`EVERY_DAY`'s digits) that an `_EVERY` match names ("" for a step in hours)."""
+    if every["interval"]:
+        return ""
     if every["weekdays"]:
         return "01234"
     if every["weekends"]:
@@ -528,6 +542,7 @@ class Timer:
     missed: str = ASLEEP  # why it would be late: a suspend, or, kept from an earlier run, no assistant
     days: str = ""  # an alarm's or a reminder's weekdays ("01234"), set again for the next when it goes off
     paused_left: int | None = None  # a paused timer's seconds left (it waits on nothing)
+    every_s: int = 0  # a reminder's or an alarm's step ("every hour": 3600), set again when it goes off
     key: str = field(default_factory=lambda: uuid.uuid4().hex[:12])  # its row in the store
 
     @property
@@ -540,7 +555,7 @@ class Timer:
         return {
             "key": self.key, "kind": self.kind, "seconds": self.seconds, "due_at": self.due_at.isoformat(),
             "at": self.at.isoformat() if self.at else None, "task": self.task, "link": self.link,
-            "name": self.name, "days": self.days, "paused_left": self.paused_left,
+            "name": self.name, "days": self.days, "paused_left": self.paused_left, "every_s": self.every_s,
         }  # fmt: skip
 
     @property
@@ -617,7 +632,9 @@ class Timers:
                 return "When? Say, for example: in ten minutes, or at 5 PM."
             return "For how long? Say, for example: five minutes."
         task = request.task if request.what == "remind" else None
-        return self._set(request.seconds, request.at, now, task, request.link, request.name, request.days)
+        return self._set(
+            request.seconds, request.at, now, task, request.link, request.name, request.days, request.every
+        )
 
     @property
     def asking(self) -> bool:
@@ -634,11 +651,12 @@ class Timers:
         link: str = "to",
         name: str = "",
         days: str = "",
+        every: int = 0,
     ) -> str:
         due_at = datetime.now(UTC) + timedelta(seconds=seconds)
         timer = Timer(
             seconds, self.clock() + seconds, at=at, task=task, link=link, due_at=due_at, name=name or None,
-            days=days,
+            days=days, every_s=every,
         )  # fmt: skip
         self._wait(timer)
         self.running.append(timer)
@@ -653,6 +671,8 @@ class Timers:
             )
         if task is not None:
             return f"Okay, I'll remind you{_of(timer)} {_reminder_time(timer, now)}."
+        if every:
+            return f"Alarm set for {_alarm_time(at, now)}, and {_every(every)} after that."
         if at is not None:
             return f"Alarm set for {_alarm_time(at, now)}."
         more = f" You have {len(self.timers)} timers." if len(self.timers) > 1 else ""
@@ -674,6 +694,12 @@ class Timers:
         if timer.days:  # "every day": set for its next day before it is said (the same time of day)
             self._move_to(timer, next_on(timer.at, timer.days, max(datetime.now(), timer.at)))
             timer.missed = ASLEEP  # that one was kept from an earlier run, not the next
+        elif timer.every_s:  # "every hour": the next step after now (those missed asleep are not said)
+            ahead = timer.every_s - late % timer.every_s
+            if timer.at is not None:
+                timer.at = datetime.now() + timedelta(seconds=ahead)
+            self._run_for(timer, ahead)
+            timer.missed = ASLEEP
         else:
             self._remove(timer)
         # asleep (or not running) at the due time: say how late, not that it is on time
@@ -897,11 +923,14 @@ class Timers:
                     at=datetime.fromisoformat(row["at"]) if row["at"] else None, link=row["link"],
                     due_at=due_at, missed=NOT_RUNNING, key=row["key"], name=row.get("name"),
                     days=row.get("days") or "", paused_left=row.get("paused_left"),
+                    every_s=int(row.get("every_s") or 0),
                 )  # fmt: skip
                 if timer.paused_left is not None:
                     timer.paused_left = int(timer.paused_left)
                 if timer.days and (timer.at is None or not set(timer.days) <= set(EVERY_DAY)):
                     raise ValueError(f"days {timer.days!r} without a time of day, or not weekdays")
+                if timer.every_s < 0 or (timer.every_s and timer.days):
+                    raise ValueError(f"a step of {timer.every_s} s")
             except (KeyError, TypeError, ValueError):
                 unreadable.append(row)
                 if self.drop is not None and "key" in row:
@@ -982,10 +1011,19 @@ def _of(timer: Timer) -> str:
 def _reminder_time(timer: Timer, now: datetime, clock_now: float | None = None) -> str:
     """ "at 5:00 PM" for one set at a time of day (and its days), else "in 10 minutes" (from
     `clock_now`, on the timers' clock; as set when None)."""
+    if timer.every_s:  # "every hour, the next in 59 minutes"
+        left = timer.seconds if clock_now is None else timer.left(clock_now)
+        return f"{_every(timer.every_s)}, the next in {spoken_duration(left)}"
     if timer.at is not None:
         return f"at {_alarm_time(timer.at, now, timer.days)}"
     left = timer.seconds if clock_now is None else timer.left(clock_now)
     return f"in {spoken_duration(left)}"
+
+
+def _every(seconds: int) -> str:
+    """ "every hour", "every 30 minutes", "every 1 hour and 30 minutes"."""
+    each = spoken_duration(seconds)
+    return f"every {each[2:]}" if each.startswith("1 ") and " and " not in each else f"every {each}"
 
 
 def _alarm_time(at: datetime, now: datetime, days: str = "") -> str:

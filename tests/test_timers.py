@@ -372,6 +372,53 @@ def test_a_repeating_reminder_kept_while_no_assistant_ran_says_so_then_waits_for
     memory.close()
 
 
+@pytest.mark.parametrize(
+    ("said", "every"),
+    [
+        ("remind me every hour to drink water", 3600),
+        ("remind me to stretch every thirty minutes", 1800),
+        ("remind me every half hour to check the oven", 1800),
+        ("remind me every hour and a half to walk", 5400),
+        ("remind me to drink water every two hours", 7200),
+    ],
+)
+def test_a_reminder_every_so_often(said, every):
+    request = parse_request(said, MONDAY_10_AM)
+    assert (request.what, request.seconds, request.every, request.at) == ("remind", every, every, None)
+
+
+def test_a_reminder_every_hour_goes_off_each_hour_and_is_kept_so(tmp_path):
+    memory = Memory(MemoryConfig(path=str(tmp_path / "memory.db"))).build()
+
+    async def main():
+        said, now, timers = _on_a_test_clock()
+        timers.keep, timers.drop = memory.keep_timer, memory.drop_timer
+        assert timers.answer("remind me every hour to drink water") == (
+            "Okay, I'll remind you to drink water every hour, the next in 1 hour."
+        )
+        now[0] += 3600
+        await asyncio.sleep(0.2)
+        assert said == ["Reminder: drink water."]
+        assert (
+            timers.answer("what are my reminders")
+            == "I'll remind you to drink water every hour, the next in 1 hour."
+        )
+        [row] = memory.kept_timers()
+        assert row["every_s"] == 3600
+        assert timedelta(minutes=59) < datetime.fromisoformat(row["due_at"]) - datetime.now(UTC)
+        now[0] += 3 * 3600 + 60  # asleep three hours: said once, late, then on its step again
+        await asyncio.sleep(0.2)
+        assert said[1:] == ["Reminder, 2 hours and 1 minute late: drink water."]
+        assert timers.answer("what are my reminders") == (
+            "I'll remind you to drink water every hour, the next in 59 minutes."
+        )
+        assert timers.answer("cancel the reminder to drink water") == "Reminder cancelled."
+        assert memory.kept_timers() == []
+
+    asyncio.run(main())
+    memory.close()
+
+
 def test_a_timer_is_paused_resumed_and_given_more_or_less_time():
     """ "Pause the timer" and "add five minutes to the timer" went to the LLM ("You can add five minutes
     to the timer.") and nothing changed."""
