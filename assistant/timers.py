@@ -821,7 +821,7 @@ class Timers:
                 return f"The {said} is not paused." if asked == 1 else "None of them is paused."
         for timer in chosen:
             self._run_for(timer, timer.seconds if what == "restart" else timer.paused_left)
-            done = "resumed" if what == "resume" else "restarted"
+        done = "resumed" if what == "resume" else "restarted"
         if len(chosen) > 1:
             return f"{len(chosen)} timers {done}."
         return f"{said.capitalize()} {done}: {spoken_duration(chosen[0].left(self.clock()))} left."
@@ -872,7 +872,9 @@ class Timers:
         self._run_for(timer, seconds_until(at, datetime.now()))
 
     def _run_for(self, timer: Timer, seconds: float) -> None:
-        """`timer` due in `seconds` from now (not paused), and kept so."""
+        """`timer` due in `seconds` from now (not paused), and kept so; the wait it had is dropped."""
+        if timer.handle is not None:
+            timer.handle.cancel()
         timer.paused_left = None
         timer.due = self.clock() + seconds
         timer.due_at = datetime.now(UTC) + timedelta(seconds=seconds)
