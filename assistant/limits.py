@@ -47,6 +47,16 @@ _CANNOT = (  # (what is asked, from the start of the request; the answer)
         r"(?:call|phone|text|email) (?:my |\w+$)|send (?:a |an )?(?:message|text|email)",
         "I can't make calls or send messages.",
     ),
+    (  # the LLM said "I'm on my calendar for a wedding, and I'll be meeting Anna at the next scheduled date."
+        r"(?:what's|what is|what do i have|is there anything|do i have anything) (?:on|in) my"
+        r" (?:calendar|schedule|agenda|diary)|(?:what's|what is) my schedule"
+        r"|(?:schedule|book|set up|arrange) (?:a |an |my )?(?:meeting|call|appointment|event)"
+        r"|(?:add|put) .+ (?:to|on|in|into) my (?:calendar|schedule|diary)"
+        r"|do i have any (?:meetings|appointments|events)|(?:what are|read|read me|tell me) my"
+        r" (?:meetings|appointments|events)",
+        "I don't keep a calendar. I can remind you instead: say, for example, remind me on friday at three"
+        " about the meeting.",
+    ),
 )
 _ABOUT = (  # (a question about the assistant, whole; the answer)
     (

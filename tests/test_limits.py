@@ -18,6 +18,10 @@ from assistant import limits
         ("Play some music.", "I can't play music yet."),
         ("Call mom.", "I can't make calls or send messages."),
         ("Send a message to John", "I can't make calls or send messages."),
+        ("What's on my calendar today?", "I don't keep a calendar. I can remind you instead"),
+        ("Schedule a meeting with Anna on Friday at three.", "I don't keep a calendar."),
+        ("Add a dentist appointment to my calendar.", "I don't keep a calendar."),
+        ("Do I have any meetings tomorrow?", "I don't keep a calendar."),
         # the LLM's: not a request for these, or one it can serve
         ("I like rainy weather.", None),
         ("What is the weather like on Mars?", None),  # a question about Mars, not a forecast
@@ -26,6 +30,7 @@ from assistant import limits
         ("Call me Sam.", None),
         ("Turn the page.", None),
         ("What is the capital of France?", None),
+        ("What is a calendar?", None),
     ],
 )
 def test_what_cannot_be_done_is_said(said, says):
