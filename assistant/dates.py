@@ -80,7 +80,7 @@ _CALENDAR = {
         "week": r"(?:what|which) week (?:of the year |number )?is (?:it|this)(?: today| now)?"
         r"|(?:what's|what is) the week number",
         "day": r"what day of the year is (?:it|today|this)",
-        "leap": rf"is (?:{_YEAR}|it|this year|next year) a leap year",
+        "leap": rf"is (?:{_YEAR}|it|this year|next year) (?:a )?leap year",
         "month": rf"(?:how )?many days (?:are )?(?:there )?in {_MONTH}",
         "month has": rf"how many days does {_MONTH} have",
     }.items()

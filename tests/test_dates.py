@@ -69,6 +69,7 @@ def test_days_are_read_from_the_calendar(asked, says):
         ("what day of the year is it", "It's day 340 of 2026."),
         # the LLM: "February has 29 days in total.", "February is the 28th day of a year."
         ("is it a leap year", "No, 2026 is not a leap year; the next is 2028."),
+        ("is it leap year", "No, 2026 is not a leap year; the next is 2028."),
         ("Is 2028 a leap year?", "Yes, 2028 is a leap year: February has 29 days."),
         ("is next year a leap year", "No, 2027 is not a leap year; the next is 2028."),
         ("how many days are in february", "February 2027 has 28 days."),  # the coming one
