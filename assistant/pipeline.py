@@ -30,7 +30,20 @@ from typing import Protocol
 
 import numpy as np
 
-from assistant import arithmetic, clock, dates, forget, limits, lists, replay, spelling, units, voice, wake
+from assistant import (
+    arithmetic,
+    chance,
+    clock,
+    dates,
+    forget,
+    limits,
+    lists,
+    replay,
+    spelling,
+    units,
+    voice,
+    wake,
+)
 from assistant.audio import AudioDeviceError, DeviceNotFoundError
 from assistant.config import Config
 from assistant.errors import gist
@@ -121,6 +134,7 @@ class AnswerStage(Stage):
             ("arithmetic", lambda: arithmetic.answer(text)),
             ("units", lambda: units.answer(text)),
             ("spelling", lambda: spelling.answer(text)),
+            ("chance", lambda: chance.answer(text)),
             ("limits", lambda: limits.answer(text)),
         )
         if (known := await pipe.forgetting(text)) is not None:  # database jobs: not among the above
@@ -157,11 +171,11 @@ class AnswerStage(Stage):
 
     async def _answer_here(self, frame: UserText, text: str) -> None:
         """A request that one of `process`'s answerers serves (`clock.py`, `dates.py`, `timers.py`,
-        `lists.py`, `replay.py`, `voice.py`, `arithmetic.py`, `units.py`, `spelling.py`, `limits.py`; README,
-        "Answers without the LLM"): answered at once, without the LLM, which made up the time,
-        pretended to set timers, to know the weather and to speak slower, repeated half an answer,
-        got sums and conversions wrong and could not spell. The turn has no LLM marks: none of its
-        time was the LLM's."""
+        `lists.py`, `replay.py`, `voice.py`, `arithmetic.py`, `units.py`, `spelling.py`, `chance.py`,
+        `limits.py`; README, "Answers without the LLM"): answered at once, without the LLM, which made
+        up the time, pretended to set timers, to know the weather and to speak slower, repeated half an
+        answer, got sums and conversions wrong, could not spell nor flip a coin. The turn has no LLM
+        marks: none of its time was the LLM's."""
         turn = frame.turn
         if frame.history is None:  # else `Pipeline.confirm` remembers the question
             await self.pipeline.remember("user", turn.user_text)
