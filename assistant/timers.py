@@ -294,7 +294,9 @@ def fill(asked: Request, text: str, now: datetime | None = None) -> Request | No
     """`asked` (a timer, an alarm or a reminder that was asked back for its time) with the time
     that `text`, the answer, says; None when it says none."""
     now = now or datetime.now()
-    words = _FILL.fullmatch(normalize(text))["words"]
+    if (m := _FILL.fullmatch(normalize(text))) is None:  # nothing said ("?")
+        return None
+    words = m["words"]
     if asked.what == "set":
         seconds = parse_duration(words)
         return None if seconds is None else asked._replace(seconds=seconds)

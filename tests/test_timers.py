@@ -590,6 +590,8 @@ def test_one_asked_back_for_its_time_is_set_by_the_answer_alone():
         assert timers.answer("five minutes") is None
         timers.answer("set a timer")
         assert timers.answer("the pasta") is None  # no time: not an answer
+        timers.answer("set a timer")
+        assert timers.answer("?") is None  # nothing said
         timers.close()
 
     asyncio.run(main())
