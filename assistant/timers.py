@@ -184,7 +184,8 @@ class Request(NamedTuple):
     name: str = ""  # a timer's name ("pasta"), if said
     which: str = ""  # cancel, pause, change, move: which one, as said ("for ten minutes", "for seven", "to
     # call my mom"); "": all (cancel, pause), the only one (change, move)
-    when: str = ""  # move: the new time of day as said ("seven thirty"), read in the moved alarm's half day;
+    when: str = ""  # alarm, remind asked back: the day said without its time ("tomorrow", "on friday");
+    # move: the new time of day as said ("seven thirty"), read in the moved alarm's half day;
     # cancel: the day of the one ("tomorrow", "friday", "next"): one that repeats skips that day; when:
     # "next" (the soonest only)
     every: int = 0  # alarm, remind: seconds between one and the next ("every hour": 3600); 0: not so
@@ -255,6 +256,8 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
             return None  # "wake me up when it's over"
         part = "morning" if wake and part in ("", "day") else part  # "wake me up at six every day"
         request = _alarm(_when(when, now, part, bare=True) if when else None, now)
+        if request.seconds is None:  # "wake me up tomorrow": at what time, tomorrow?
+            request = request._replace(when=_day_only(when))
     elif m := _SET.fullmatch(said):
         return _timer(m)
     else:
@@ -300,13 +303,15 @@ def fill(asked: Request, text: str, now: datetime | None = None) -> Request | No
     if asked.what == "set":
         seconds = parse_duration(words)
         return None if seconds is None else asked._replace(seconds=seconds)
-    when = _when(words, now, asked.part, bare=True)
+    # the day asked with ("remind me tomorrow to ..."), then the answer's time; or the answer alone
+    when = asked.when and _when(f"{asked.when} {words}", now, asked.part, bare=True)
+    when = when or _when(words, now, asked.part, bare=True)
     if when is None:
         return None
     if asked.what == "alarm":
         filled = _alarm(when, now)._replace(days=asked.days)
     else:
-        filled = asked._replace(at=when[0], seconds=when[1], part="")
+        filled = asked._replace(at=when[0], seconds=when[1], part="", when="")
     return _each_week(filled, now)
 
 
@@ -388,30 +393,38 @@ def _reminder(m: re.Match, now: datetime, part: str = "") -> Request | None:
     said before "remind me", after it ("remind me at nine to ...") or after the task. An "in ..." or
     "at ..." that is no time is part of the task ("put the cake in the oven"). `part`: of the day
     said with its days ("every morning"), for a time said without a.m. or p.m."""
-    at, seconds, task, link = None, None, m["rest"] or "", "to"
+    at, seconds, task, link, day = None, None, m["rest"] or "", "to", ""
     if m["first"]:  # "in an hour remind me to ...", "tomorrow at nine remind me to ..."
-        if (said := _when(m["first"], now, part)) is None:
+        if (said := _when(m["first"], now, part)) is None and not (day := _day_only(m["first"])):
             return None
-        at, seconds = said
+        at, seconds = said or (None, None)
     if linked := _LINK.fullmatch(task):
         before = linked["before"].strip()
         # "remind me at nine tomorrow to call mom", "set a reminder for nine to ...", or a link of
         # the task ("remind me to go to the store") when nothing, or no when, stands before it
         said = _when(before, now, part, bare=True) if before and seconds is None else None
-        if said or not before:
+        if said or not before or (seconds is None and (day := _day_only(before) or day)):
             link, task = linked["link"], linked["task"]
             at, seconds = said or (at, seconds)
     if seconds is None:  # "remind me to call mom tomorrow at nine": the longest end that is a when
         words = task.split()
         for i in range(len(words)):
-            if words[i] in ("in", "at", "tomorrow", "on", *WEEKDAYS) and (
-                said := _when(" ".join(words[i:]), now, part)
-            ):
+            if words[i] not in ("in", "at", "tomorrow", "on", *WEEKDAYS):
+                continue
+            if said := _when(" ".join(words[i:]), now, part):
                 at, seconds = said
-                task = " ".join(words[:i])
-                break
+            elif not (day := _day_only(" ".join(words[i:])) or day):
+                continue
+            task = " ".join(words[:i])
+            break
     task = yours(task)  # the reminder's words for the user's: "Reminder: call your mom."
-    return Request("remind", seconds, at=at, task=task, link=link)
+    return Request("remind", seconds, at=at, task=task, link=link, when="" if seconds else day)
+
+
+def _day_only(words: str) -> str:
+    """ "tomorrow", "on friday", "tomorrow morning": a day said without its time (asked back, and
+    read with the answer, "at nine"); "" for any other words."""
+    return words if re.fullmatch(_DAY, words) else ""
 
 
 def _when(
@@ -628,9 +641,13 @@ class Timers:
             return self._snooze(request.seconds or SNOOZE_S, now)
         if request.seconds is None:  # "set a timer for the pasta": for how long? (not the LLM's guess)
             self.asked = (request, self.clock())  # the answer alone is enough: "ten minutes"
+            said = request.when.removeprefix("on ").split()  # "For what time tomorrow?", "... Friday?"
+            day = "".join(f" {w.capitalize() if w in WEEKDAYS else w}" for w in said)
             if request.what == "alarm":
-                return "For what time? Say, for example: 7:30 AM."
+                return f"For what time{day}? Say, for example: 7:30 AM."
             if request.what == "remind":
+                if day:
+                    return f"At what time{day}? Say, for example: at 5 PM."
                 return "When? Say, for example: in ten minutes, or at 5 PM."
             return "For how long? Say, for example: five minutes."
         task = request.task if request.what == "remind" else None

@@ -205,14 +205,15 @@ TOMORROW_9AM = datetime(2026, 12, 8, 9, 0)
             "remind me to put the cake in the oven in ten minutes",
             Request("remind", 600, task="put the cake in the oven"),
         ),
-        # no time said: asked back, all of it the task
-        ("remind me tomorrow to call my mom", Request("remind", task="tomorrow to call your mom")),
+        # the day without its time: asked back, the day kept for the answer ("at nine")
+        ("remind me tomorrow to call my mom", Request("remind", task="call your mom", when="tomorrow")),
         # "at eight" misheard "a eight" (bench_requests.py) was set for 1:08 PM: no time, asked back
         (
             "remind me tomorrow a eight to call the dentist",
             Request("remind", task="tomorrow a eight to call the dentist"),
         ),
-        ("remind me to call my mom tomorrow", Request("remind", task="call your mom tomorrow")),
+        ("remind me to call my mom tomorrow", Request("remind", task="call your mom", when="tomorrow")),
+        ("remind me on friday to pay rent", Request("remind", task="pay rent", when="on friday")),
     ],
 )
 def test_a_reminder_is_heard_wherever_its_time_is_said(said, asked):
@@ -582,6 +583,19 @@ def test_one_asked_back_for_its_time_is_set_by_the_answer_alone():
         )
         timers.answer("set an alarm", MONDAY_10_AM)
         assert timers.answer("in an hour", MONDAY_10_AM) == "Alarm set for 11:00 AM."
+        # the day said without its time is kept: not 9 PM today, "tomorrow to call your mom"
+        assert timers.answer("remind me tomorrow to call my mom", MONDAY_10_AM) == (
+            "At what time tomorrow? Say, for example: at 5 PM."
+        )
+        assert (
+            timers.answer("at nine", MONDAY_10_AM)
+            == "Okay, I'll remind you to call your mom at 9:00 AM tomorrow."
+        )
+        assert (
+            timers.answer("wake me up on friday", MONDAY_10_AM)
+            == "For what time Friday? Say, for example: 7:30 AM."
+        )
+        assert timers.answer("six thirty", MONDAY_10_AM) == "Alarm set for 6:30 AM on Friday."
         timers.answer("set a timer")
         assert timers.answer("what is the capital of france") is None  # something else: the LLM's ...
         assert timers.answer("five minutes") is None  # ... and the question is dropped
