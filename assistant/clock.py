@@ -78,8 +78,7 @@ PLACES = {
     "mumbai": "Asia/Kolkata", "bangalore": "Asia/Kolkata", "india": "Asia/Kolkata",
     "japan": "Asia/Tokyo", "korea": "Asia/Seoul", "south korea": "Asia/Seoul",
     "england": "Europe/London", "uk": "Europe/London", "britain": "Europe/London",
-    "scotland": "Europe/London", "wales": "Europe/London", "america": "America/New_York",
-    "usa": "America/New_York", "us": "America/New_York",
+    "scotland": "Europe/London", "wales": "Europe/London",
     "france": "Europe/Paris", "germany": "Europe/Berlin", "italy": "Europe/Rome",
     "spain": "Europe/Madrid", "ireland": "Europe/Dublin", "new zealand": "Pacific/Auckland",
     "rio de janeiro": "America/Sao_Paulo", "rio": "America/Sao_Paulo",
@@ -104,6 +103,8 @@ MAIN_ZONES = {
     "micronesia": "Pacific/Pohnpei", "french polynesia": "Pacific/Tahiti",
 }  # fmt: skip
 _UPPER = {"uk", "us", "usa", "uae", "d", "c"}  # said as letters: "the UK", "Washington D C"
+_SAME = {"us": "united states", "usa": "united states", "america": "united states",
+         "uae": "united arab emirates"}  # fmt: skip
 _LOWER = {"the", "of", "and", "de", "da", "do", "del"}
 
 
@@ -154,7 +155,9 @@ def time_in(text: str, now: datetime | None = None) -> str | None:
     m = _ELSEWHERE.fullmatch(normalize(text))
     if m is None:
         return None
-    place = m["place"].removeprefix("the ")
+    said = m["place"].removeprefix("the ")
+    the = m["place"][: -len(said)]  # "the " or ""
+    place = _SAME.get(said, said)  # "the us": the United States, of several zones
     here = (now or datetime.now()).astimezone()
     more = ""
     if (zone := _zones().get(place)) is None:
@@ -165,12 +168,11 @@ def time_in(text: str, now: datetime | None = None) -> str | None:
         elif (zone := MAIN_ZONES.get(place)) is None:
             return None
         else:
-            more = f"; {m['place'][: -len(place)]}{_said(place)} has {len(offsets)} time zones"
-            place = zone.rsplit("/", 1)[1].replace("_", " ").lower()
+            more = f"; {the}{_said(said)} has {len(offsets)} time zones"
+            said, the = zone.rsplit("/", 1)[1].replace("_", " ").lower(), ""  # "in Sydney"
     there = here.astimezone(zoneinfo.ZoneInfo(zone))
     day = f" on {DAYS[there.weekday()]}" if there.date() != here.date() else ""
-    the = "the " if m["place"].startswith("the ") and not more else ""
-    return f"It's {time_of_day(there)}{day} in {the}{_said(place)}{more}."
+    return f"It's {time_of_day(there)}{day} in {the}{_said(said)}{more}."
 
 
 def _said(place: str) -> str:

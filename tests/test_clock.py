@@ -90,6 +90,8 @@ def test_the_local_clock_by_default():
             "It's 3:56 PM in New York; the United States has 6 time zones.",
         ),
         ("what time is it in russia", "It's 11:56 PM in Moscow; Russia has 11 time zones."),
+        ("what time is it in the us", "It's 3:56 PM in New York; the US has 6 time zones."),
+        ("what time is it in the uae", "It's 12:56 AM on Tuesday in the UAE."),
         # the LLM's
         ("what time is it in the morning", None),
         ("what time is it in narnia", None),
