@@ -47,6 +47,22 @@ _CANNOT = (  # (what is asked, from the start of the request; the answer)
         r"(?:call|phone|text|email) (?:my |\w+$)|send (?:a |an )?(?:message|text|email)",
         "I can't make calls or send messages.",
     ),
+    (  # the LLM said "10 euros = 100.00 euros" (`units.py`, before these, converts pounds as weight)
+        r"(?:convert|change|exchange) .*\b(?:dollars?|euros?|pounds? to (?:dollars|euros)|yen|pesos?"
+        r"|rupees?|yuan|francs?|currenc(?:y|ies)|money)\b"
+        r"|how many (?:dollars|euros|yen|pesos|rupees|yuan) (?:is|are|in|to|for)"
+        r"|(?:what's|what is) the exchange rate|exchange rates?\b",
+        f"I can't convert money: exchange rates change every day, and {OFFLINE}",
+    ),
+    (  # "Bitcoin is currently worth around 1.000,000,000.00 (approximately 25.3 USD)."
+        r"(?:what's|what is|how much is) (?:the (?:price|value|cost) of |the stock price|a bitcoin"
+        r"|one bitcoin|bitcoin)|how (?:is|are|did|was) the (?:stock market|stocks|markets?|dow|nasdaq)",
+        f"I can't look up prices or the markets: {OFFLINE}",
+    ),
+    (  # "The game was won by the team of Elon Musk."
+        r"who won (?:the game|the match|last night|yesterday|today)|(?:what's|what is|what was) the score",
+        f"I can't look up scores or results: {OFFLINE}",
+    ),
     (  # the LLM said "I'm on my calendar for a wedding, and I'll be meeting Anna at the next scheduled date."
         r"(?:what's|what is|what do i have|is there anything|do i have anything) (?:on|in) my"
         r" (?:calendar|schedule|agenda|diary)|(?:what's|what is) my schedule"

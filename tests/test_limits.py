@@ -19,6 +19,13 @@ from assistant import limits
         ("Call mom.", "I can't make calls or send messages."),
         ("Send a message to John", "I can't make calls or send messages."),
         ("What's on my calendar today?", "I don't keep a calendar. I can remind you instead"),
+        ("Convert ten dollars to euros.", "I can't convert money: exchange rates change every day"),
+        ("How many euros is fifty dollars?", "I can't convert money"),
+        ("What's the exchange rate for the yen?", "I can't convert money"),
+        ("What's the price of bitcoin?", "I can't look up prices or the markets"),
+        ("How is the stock market doing today?", "I can't look up prices or the markets"),
+        ("Who won the game last night?", "I can't look up scores or results"),
+        ("What's the score of the Lakers game?", "I can't look up scores or results"),
         ("Schedule a meeting with Anna on Friday at three.", "I don't keep a calendar."),
         ("Add a dentist appointment to my calendar.", "I don't keep a calendar."),
         ("Do I have any meetings tomorrow?", "I don't keep a calendar."),
@@ -31,6 +38,8 @@ from assistant import limits
         ("Turn the page.", None),
         ("What is the capital of France?", None),
         ("What is a calendar?", None),
+        ("How many pounds in a kilogram?", None),  # units.py's
+        ("Who won the world cup in 1998?", None),  # history: the LLM's
     ],
 )
 def test_what_cannot_be_done_is_said(said, says):
