@@ -140,6 +140,12 @@ _ALARM = re.compile(
     rf"(?: for| at|(?= tomorrow| in | on | (?:{_DAYNAME})\b|$| please$))|alarm (?:for|at)"
     r"|(?P<wake>wake me(?: up)?))(?: (?P<when>.+?))??(?: please)?"  # no when: "set an alarm" asks what time
 )
+# "how long until my alarm", "when does my alarm go off": how long, and when
+_UNTIL = re.compile(
+    rf"{LEAD_IN}(?:how (?:long|much time|many hours) (?:is it )?(?:until|till|before) (?:my|the) (?:next )?"
+    r"(?P<kind>alarm|reminder)(?: goes off| rings| is)?|when (?:does|will) (?:my|the) (?:next )?"
+    r"(?P<kind_does>alarm|reminder) (?:go off|ring))(?: please)?"
+)
 _WHEN = re.compile(
     rf"{LEAD_IN}(?:(?:when|what time) is (?:my|the) (?P<next>next )?(?P<kind>alarm|reminder)s?(?: set for)?"
     r"|(?:what's|what is) (?:my|the) (?P<next_one>next) (?P<kind_next>alarm|reminder)"
@@ -187,7 +193,7 @@ class Request(NamedTuple):
     when: str = ""  # alarm, remind asked back: the day said without its time ("tomorrow", "on friday");
     # move: the new time of day as said ("seven thirty"), read in the moved alarm's half day;
     # cancel: the day of the one ("tomorrow", "friday", "next"): one that repeats skips that day; when:
-    # "next" (the soonest only)
+    # "next" (the soonest only), "until" (how long to the soonest)
     every: int = 0  # alarm, remind: seconds between one and the next ("every hour": 3600); 0: not so
     part: str = ""  # alarm, remind asked back: the part of the day a time without a.m. or p.m. is in
     # ("morning": a wake-up; "day": 7 AM to 6:59 PM, said with days), for the answer to "For what time?"
@@ -219,6 +225,8 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
         return Request("cancel", kind=m["kind"], which=which, name=m["name"] or "", when=day)
     if m := _LEFT.fullmatch(said):
         return Request("left", name=m["name"] or m["until"] or "", which=m["which"] or "")
+    if m := _UNTIL.fullmatch(said):
+        return Request("when", kind=m["kind"] or m["kind_does"], when="until")
     if m := _WHEN.fullmatch(said):
         kind = m["kind"] or m["kind_next"] or m["kinds"] or m["which"] or m["any"]
         return Request("when", kind=kind, when="next" if m["next"] or m["next_one"] else "")
@@ -625,7 +633,7 @@ class Timers:
         if request.what == "left":
             return self._left(request.name, request.which)
         if request.what == "when":
-            return self._when(request.kind, now, request.when == "next")
+            return self._when(request.kind, now, request.when)
         if request.what in ("pause", "resume", "restart"):
             return self._pause(request.what, request.name, request.which)
         if request.what == "change":
@@ -904,9 +912,13 @@ class Timers:
         if self.keep is not None:
             self.keep(timer.row())
 
-    def _when(self, kind: str, now: datetime, next_only: bool = False) -> str:
-        if next_only and (soonest := sorted(self.of_kind(kind), key=lambda t: t.due)[:1]):
+    def _when(self, kind: str, now: datetime, which: str = "") -> str:
+        """When those of `kind` go off; `which`: "next" (the soonest), "until" (how long to the soonest)."""
+        if which and (soonest := sorted(self.of_kind(kind), key=lambda t: t.due)[:1]):
             t = soonest[0]
+            if which == "until":  # "Your alarm goes off in 8 hours and 3 minutes, at 7:00 AM tomorrow."
+                at = f", at {time_of_day(t.at)} {_day_name(t.at, now, today=True)}" if t.at else ""
+                return f"Your {kind}{_of(t)} goes off in {spoken_duration(t.left(self.clock()))}{at}."
             what = (
                 f"at {time_of_day(t.at)} {_day_name(t.at, now, today=True)}"
                 if t.at

@@ -1,6 +1,7 @@
 """Timers and alarms: spoken durations and times of day, requests, and real timers on an event loop."""
 
 import asyncio
+import re
 import time
 from datetime import UTC, datetime, timedelta
 
@@ -56,6 +57,8 @@ def test_spoken_durations(words, seconds):
         ("cancel tomorrow's alarm", Request("cancel", kind="alarm", when="tomorrow")),
         ("skip my alarm on friday", Request("cancel", kind="alarm", when="friday")),
         ("skip my next alarm", Request("cancel", kind="alarm", when="next")),
+        ("how long until my alarm goes off", Request("when", kind="alarm", when="until")),
+        ("when does my alarm go off", Request("when", kind="alarm", when="until")),
         ("How much time is left?", Request("left")),
         ("much time is left", Request("left")),  # "how" lost by the recognizer
         ("much longer", None),
@@ -516,6 +519,9 @@ def test_one_day_of_a_repeating_alarm_is_skipped_and_a_one_off_cancelled():
             timers.answer("when is my next alarm", MONDAY_10_AM)
             == "Your next alarm is at 7:00 AM on Wednesday."
         )
+        # set again by the skip from the real clock: hours away from now, whatever the hour
+        until = timers.answer("how long until my alarm goes off", MONDAY_10_AM)
+        assert re.fullmatch(r"Your alarm goes off in \d+ hours.*, at 7:00 AM on Wednesday\.", until), until
         assert timers.answer("skip my next alarm", MONDAY_10_AM) == (
             "Skipped your alarm for 7:00 AM on Wednesday: the next is on Thursday."
         )
@@ -525,6 +531,10 @@ def test_one_day_of_a_repeating_alarm_is_skipped_and_a_one_off_cancelled():
         assert timers.answer("what's my next reminder", MONDAY_10_AM) == (
             "Your next reminder is to call your mom in 1 hour."
         )
+        assert timers.answer("how long until my reminder", MONDAY_10_AM) in {
+            "Your reminder to call your mom goes off in 1 hour.",
+            "Your reminder to call your mom goes off in 59 minutes and 59 seconds.",
+        }
         timers.close()
 
     asyncio.run(main())
