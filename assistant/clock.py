@@ -64,8 +64,9 @@ _PATTERNS = {
 }
 
 
-_ELSEWHERE = re.compile(
-    rf"{LEAD_IN}(?:{_ASK})?(?:{_QUESTIONS['time']}) (?:in|over in) (?P<place>[a-z][a-z' ]*?){_AFTER}"
+_ELSEWHERE = re.compile(  # "what time is it in tokyo", "what's the date in sydney"
+    rf"{LEAD_IN}(?:{_ASK})?(?:(?P<time>{_QUESTIONS['time']})|{_QUESTIONS['date']}|{_QUESTIONS['day']})"
+    rf" (?:in|over in) (?P<place>[a-z][a-z' ]*?){_AFTER}"
 )
 # Places people ask about that no zone is named after (the tz database names a zone by one city),
 # and the US states by the zone most of their people live in
@@ -171,6 +172,8 @@ def time_in(text: str, now: datetime | None = None) -> str | None:
             more = f"; {the}{_said(said)} has {len(offsets)} time zones"
             said, the = zone.rsplit("/", 1)[1].replace("_", " ").lower(), ""  # "in Sydney"
     there = here.astimezone(zoneinfo.ZoneInfo(zone))
+    if not m["time"]:  # the date or the day there
+        return f"It's {date_of(there)} in {the}{_said(said)}{more}."
     day = f" on {DAYS[there.weekday()]}" if there.date() != here.date() else ""
     return f"It's {time_of_day(there)}{day} in {the}{_said(said)}{more}."
 

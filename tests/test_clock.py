@@ -92,6 +92,8 @@ def test_the_local_clock_by_default():
         ("what time is it in russia", "It's 11:56 PM in Moscow; Russia has 11 time zones."),
         ("what time is it in the us", "It's 3:56 PM in New York; the US has 6 time zones."),
         ("what time is it in the uae", "It's 12:56 AM on Tuesday in the UAE."),
+        ("what's the date in tokyo", "It's Tuesday, December 8, 2026 in Tokyo."),
+        ("what day is it in london", "It's Monday, December 7, 2026 in London."),
         # the LLM's
         ("what time is it in the morning", None),
         ("what time is it in narnia", None),
