@@ -332,6 +332,7 @@ def _cmd_latency(args) -> int:
 
 def _cmd_memory(args) -> int:
     cfg = _load(args)
+    from assistant import lists
     from assistant.memory import Memory
 
     memory = Memory(cfg.memory)
@@ -353,8 +354,7 @@ def _cmd_memory(args) -> int:
                 print(f"no lists kept in {cfg.memory.db_path}")
             for name in names:
                 items = memory.list_items(name)
-                title = "notes" if name == "notes" else f"{name} list"
-                print(f"{title} ({_counted(len(items), 'note' if name == 'notes' else 'item')}):")
+                print(f"{lists.title(name)} ({lists.counted(len(items), name)}):")
                 print("\n".join(f"  {item}" for item in items))
         else:
             question = f"Delete all {_counted(memory.count(), 'turn')} in {cfg.memory.db_path}?"

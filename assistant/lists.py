@@ -70,9 +70,9 @@ def parse(text: str) -> ListRequest | None:
             return ListRequest(what, NOTES, (yours(noted),) if noted else ())
         if kind == "lists":
             return ListRequest("lists", "")
+        name = _SAME.get(m["name"] or DEFAULT, m["name"] or DEFAULT)  # "grocery": shopping
         if kind == "ask":
-            return ListRequest("ask", _SAME.get(m["name"] or DEFAULT, m["name"] or DEFAULT))
-        name = _SAME.get(m["name"] or DEFAULT, m["name"] or DEFAULT)
+            return ListRequest("ask", name)
         words = m.groupdict().get("items") or ""
         parts = (re.sub(r"^(?:the|some|my|our) ", "", item) for item in re.split(r" and |, ", words))
         items = tuple(dict.fromkeys(yours(item) for item in parts if item))  # "the eggs": eggs
@@ -91,7 +91,7 @@ def answer(request: ListRequest, memory) -> str:
         counts = [(n, len(memory.list_items(n))) for n in memory.list_names()]
         if not counts:
             return "You have no lists yet. Say, for example: add milk to my shopping list."
-        each = [_count(k, n) if n == NOTES else f"a {n} list with {_count(k, n)}" for n, k in counts]
+        each = [counted(k, n) if n == NOTES else f"a {n} list with {counted(k, n)}" for n, k in counts]
         return f"You have {listed(each)}."
     if request.what == "add":
         added = memory.add_to_list(name, items)
@@ -106,7 +106,7 @@ def answer(request: ListRequest, memory) -> str:
     if request.what == "read":
         shown = on_it[:MAX_READ] + ([f"{len(on_it) - MAX_READ} more"] if len(on_it) > MAX_READ else [])
         whose = "You have" if name == NOTES else f"Your {name} list has"
-        return f"{whose} {_count(len(on_it), name)}: {listed(shown)}."
+        return f"{whose} {counted(len(on_it), name)}: {listed(shown)}."
     if request.what == "clear":
         memory.remove_from_list(name, on_it)
         return f"Cleared {_yours(name)}" + (f": {listed(on_it)}." if len(on_it) <= MAX_READ else ".")
@@ -136,7 +136,13 @@ def _yours(name: str) -> str:
     return "your notes" if name == NOTES else f"your {name} list"
 
 
-def _count(n: int, name: str) -> str:
+def title(name: str) -> str:
+    """ "shopping list", "notes": a list as named in `assistant memory lists`."""
+    return NOTES if name == NOTES else f"{name} list"
+
+
+def counted(n: int, name: str) -> str:
+    """ "3 items", "1 note": what is on the list `name`."""
     noun = "note" if name == NOTES else "item"
     return f"{n} {noun}{'s' * (n != 1)}"
 

@@ -468,19 +468,21 @@ def next_clock_time(words: str, now: datetime, part: str = "") -> datetime | Non
     if said is None:
         return None
     hour, minute, half = said
-    if half:
-        hours = [hour % 12 + _HALF_DAY[half]]
-    elif hour > 12:
-        hours = [hour]
-    elif part:
-        hours = [_in_part(hour, part)]
-    else:
-        hours = [hour % 12, hour % 12 + 12]
     times = []
-    for h in hours:
+    for h in _hours(hour, half, part):
         at = now.replace(hour=h, minute=minute, second=0, microsecond=0)
         times.append(at if at > now else at + timedelta(days=1))
     return min(times)
+
+
+def _hours(hour: int, half: str | None, part: str = "") -> list[int]:
+    """The hours of the day a time said may be (`_clock_reading`'s hour and a.m. or p.m.): both
+    halves of the day when nothing says which."""
+    if half:
+        return [hour % 12 + _HALF_DAY[half]]
+    if hour > 12:
+        return [hour]
+    return [_in_part(hour, part)] if part else [hour % 12, hour % 12 + 12]
 
 
 def clock_time_on(words: str, day: date, part: str = "") -> datetime | None:
@@ -720,15 +722,14 @@ class Timers:
         ringing, missed = timer.at, timer.missed  # this one's, before a repeating one is set again
         if timer.days:  # "every day": set for its next day before it is said (the same time of day)
             self._move_to(timer, next_on(timer.at, timer.days, max(datetime.now(), timer.at)))
-            timer.missed = ASLEEP  # that one was kept from an earlier run, not the next
         elif timer.every_s:  # "every hour": the next step after now (those missed asleep are not said)
             ahead = timer.every_s - late % timer.every_s
             if timer.at is not None:
                 timer.at = datetime.now() + timedelta(seconds=ahead)
             self._run_for(timer, ahead)
-            timer.missed = ASLEEP
         else:
             self._remove(timer)
+        timer.missed = ASLEEP  # one kept from an earlier run and set again: the next is not
         # asleep (or not running) at the due time: say how late, not that it is on time
         ago = spoken_duration(round(late / 60) * 60) if late >= LATE_S else ""
         if timer.task is not None:
@@ -774,15 +775,10 @@ class Timers:
     def _skip(self, kind: str, which: str, name: str, day: str, now: datetime) -> str:
         """Cancel the alarm or reminder due on `day` ("tomorrow", "friday"; "next": the soonest), or,
         for one that repeats, skip that day: it is set for its next day after."""
-        chosen = sorted(self._chosen(kind, which, name), key=lambda t: t.due)
-        if day == "next":
-            chosen = chosen[:1]
-        else:
-            chosen = [t for t in chosen if _is_on(t, day, now)]
+        named = sorted(self._chosen(kind, which, name), key=lambda t: t.due)
+        chosen = named[:1] if day == "next" else [t for t in named if _is_on(t, day, now)]
         if not chosen:
-            if later := [
-                t for t in self._chosen(kind, which, name) if day != "next" and _repeats_on(t, day, now)
-            ]:
+            if later := [t for t in named if day != "next" and _repeats_on(t, day, now)]:
                 # "skip friday's alarm" on a Monday: its days hold no exceptions, only the next
                 repeating = later[0]
                 return (
@@ -798,8 +794,8 @@ class Timers:
                 skipped = timer.at
                 self._move_to(timer, next_on(timer.at, timer.days, timer.at))
                 said.append(
-                    f"Skipped your {kind} for {time_of_day(skipped)} {_day_name(skipped, now, today=True)}:"
-                    f" the next is {_day_name(timer.at, now, today=True)}."
+                    f"Skipped your {kind} for {_time_and_day(skipped, now)}: the next is"
+                    f" {_day_name(timer.at, now, today=True)}."
                 )
             else:
                 self._remove(timer)
@@ -914,24 +910,20 @@ class Timers:
 
     def _when(self, kind: str, now: datetime, which: str = "") -> str:
         """When those of `kind` go off; `which`: "next" (the soonest), "until" (how long to the soonest)."""
-        if which and (soonest := sorted(self.of_kind(kind), key=lambda t: t.due)[:1]):
-            t = soonest[0]
+        soonest_first = sorted(self.of_kind(kind), key=lambda t: t.due)
+        if which and soonest_first:
+            t = soonest_first[0]
             if which == "until":  # "Your alarm goes off in 8 hours and 3 minutes, at 7:00 AM tomorrow."
-                at = f", at {time_of_day(t.at)} {_day_name(t.at, now, today=True)}" if t.at else ""
+                at = f", at {_time_and_day(t.at, now)}" if t.at else ""
                 return f"Your {kind}{_of(t)} goes off in {spoken_duration(t.left(self.clock()))}{at}."
-            what = (
-                f"at {time_of_day(t.at)} {_day_name(t.at, now, today=True)}"
-                if t.at
-                else _reminder_time(t, now, self.clock())
-            )
+            what = f"at {_time_and_day(t.at, now)}" if t.at else _reminder_time(t, now, self.clock())
             return f"Your next {kind} is{_of(t)} {what}."
         if kind == "reminder":
-            reminders = sorted(self.of_kind("reminder"), key=lambda t: t.due)
-            if not reminders:
+            if not soonest_first:
                 return "There is no reminder set."
-            each = listed([f"{_of(t)} {_reminder_time(t, now, self.clock())}".strip() for t in reminders])
+            each = listed([f"{_of(t)} {_reminder_time(t, now, self.clock())}".strip() for t in soonest_first])
             return f"I'll remind you {each}."
-        alarms = sorted(self.alarms, key=lambda t: t.due)
+        alarms = soonest_first
         if not alarms:
             return "There is no alarm set."
         times = listed([_alarm_time(t.at, now, t.days) for t in alarms])
@@ -1028,10 +1020,7 @@ def _is_the_one(timer: Timer, which: str) -> bool:
         if said is None:
             return False
         hour, minute, half = said
-        hours = (
-            [hour % 12 + _HALF_DAY[half]] if half else [hour] if hour > 12 else [hour % 12, hour % 12 + 12]
-        )
-        return timer.at.hour in hours and timer.at.minute == minute
+        return timer.at.hour in _hours(hour, half) and timer.at.minute == minute
     task = yours(which)
     return task == timer.task or f" {task} " in f" {timer.task} "
 
@@ -1044,12 +1033,11 @@ def _of(timer: Timer) -> str:
 def _reminder_time(timer: Timer, now: datetime, clock_now: float | None = None) -> str:
     """ "at 5:00 PM" for one set at a time of day (and its days), else "in 10 minutes" (from
     `clock_now`, on the timers' clock; as set when None)."""
+    left = timer.seconds if clock_now is None else timer.left(clock_now)
     if timer.every_s:  # "every hour, the next in 59 minutes"
-        left = timer.seconds if clock_now is None else timer.left(clock_now)
         return f"{_every(timer.every_s)}, the next in {spoken_duration(left)}"
     if timer.at is not None:
         return f"at {_alarm_time(timer.at, now, timer.days)}"
-    left = timer.seconds if clock_now is None else timer.left(clock_now)
     return f"in {spoken_duration(left)}"
 
 
@@ -1065,6 +1053,11 @@ def _alarm_time(at: datetime, now: datetime, days: str = "") -> str:
     if days:
         return f"{time_of_day(at)} {_on_days(days)}"
     return time_of_day(at) + ("" if at.date() == now.date() else f" {_day_name(at, now)}")
+
+
+def _time_and_day(at: datetime, now: datetime) -> str:
+    """ "7:00 AM today", "7:00 AM tomorrow", "7:00 AM on Wednesday"."""
+    return f"{time_of_day(at)} {_day_name(at, now, today=True)}"
 
 
 def _day_name(at: datetime, now: datetime, today: bool = False) -> str:
