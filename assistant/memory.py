@@ -3,7 +3,8 @@
 A small verb API: `add`, `recent`, `count`, `clear`, `export`, `close`; `keep_timer`,
 `drop_timer`, `kept_timers` for the timers, alarms and reminders not yet due, which outlive a
 restart (`timers.py`); `add_to_list`, `list_items`, `remove_from_list`, `list_names` for the lists
-and notes kept by voice (`lists.py`). `clear` forgets the conversation, not those. Each write is one
+and notes kept by voice (`lists.py`); `set_fact`, `fact`, `forget_fact` for what the user asked it
+to remember about them (`names.py`). `clear` forgets the conversation, not those. Each write is one
 transaction (`with db.atomic():`); the schema comes from registered migrations
 (`sqlite_utils.Migrations`, recorded in `_sqlite_migrations`), so a later column is a new
 function below, never an edit of an old one.
@@ -111,6 +112,12 @@ def m005_lists(db: Database) -> None:
 def m006_timer_steps(db: Database) -> None:
     """A reminder's or an alarm's step, in seconds ("every hour": 3600)."""
     db["timers"].add_column("every_s", int)
+
+
+@migrations()
+def m007_facts(db: Database) -> None:
+    """What the user told the assistant to remember about them (`names.py`: "my name is Sam")."""
+    db["facts"].create({"key": str, "value": str, "set_at": str}, pk="key", not_null={"value", "set_at"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,6 +320,23 @@ class Memory:
         with self._lock:
             rows = self._open().query("SELECT list FROM list_items GROUP BY list ORDER BY min(id)")
             return [row["list"] for row in rows]
+
+    def set_fact(self, key: str, value: str) -> None:
+        """Keep `value` as the fact `key` ("name"), in place of what it was."""
+        set_at = datetime.now(UTC).isoformat(timespec="seconds")
+        with self._lock, self._open().atomic() as db:
+            db["facts"].insert({"key": key, "value": value, "set_at": set_at}, replace=True)
+
+    def fact(self, key: str) -> str | None:
+        """The fact `key` as last set; None if it never was, or was forgotten."""
+        with self._lock:
+            rows = list(self._open().query("SELECT value FROM facts WHERE key = ?", [key]))
+            return rows[0]["value"] if rows else None
+
+    def forget_fact(self, key: str) -> bool:
+        """Forget the fact `key` (its row is overwritten on disk: `secure_delete`); whether there was one."""
+        with self._lock, self._open().atomic() as db:
+            return db.execute("DELETE FROM facts WHERE key = ?", [key]).rowcount > 0
 
     def close(self) -> None:
         with self._lock:

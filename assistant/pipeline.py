@@ -38,6 +38,7 @@ from assistant import (
     forget,
     limits,
     lists,
+    names,
     replay,
     spelling,
     units,
@@ -143,6 +144,9 @@ class AnswerStage(Stage):
         if (known := await pipe.listing(text)) is not None:
             turn.answered_by = "lists"
             return await self._answer_here(frame, known)
+        if (known := await pipe.naming(text)) is not None:
+            turn.answered_by = "names"
+            return await self._answer_here(frame, known)
         for source, answerer in answerers:
             if (known := answerer()) is not None:
                 turn.answered_by = source
@@ -171,11 +175,12 @@ class AnswerStage(Stage):
 
     async def _answer_here(self, frame: UserText, text: str) -> None:
         """A request that one of `process`'s answerers serves (`clock.py`, `dates.py`, `timers.py`,
-        `lists.py`, `replay.py`, `voice.py`, `arithmetic.py`, `units.py`, `spelling.py`, `chance.py`,
-        `limits.py`; README, "Answers without the LLM"): answered at once, without the LLM, which made
-        up the time, pretended to set timers, to know the weather and to speak slower, repeated half an
-        answer, got sums and conversions wrong, could not spell nor flip a coin. The turn has no LLM
-        marks: none of its time was the LLM's."""
+        `lists.py`, `names.py`, `replay.py`, `voice.py`, `arithmetic.py`, `units.py`, `spelling.py`,
+        `chance.py`, `limits.py`; README, "Answers without the LLM"): answered at once, without the
+        LLM, which made up the time, pretended to set timers, to know the weather and to speak
+        slower, repeated half an answer, got sums and conversions wrong, could not spell nor flip a
+        coin, and took the user's name for its own. The turn has no LLM marks: none of its time was
+        the LLM's."""
         turn = frame.turn
         if frame.history is None:  # else `Pipeline.confirm` remembers the question
             await self.pipeline.remember("user", turn.user_text)
@@ -451,6 +456,7 @@ class Pipeline:
     last_answer: Turn | None = None  # the last finished turn that said something: "say that again"
     last_heard: str = ""  # the user's words in the last finished turn that had any: "what did I say?"
     _forget_asked: float | None = None  # time.monotonic() when "forget our conversation?" was asked
+    _name_asked: float | None = None  # ... and when "What's your name?" was
     _done: dict[int, asyncio.Event] = field(default_factory=dict)
     _memory_thread: ThreadPoolExecutor | None = None
     _log_warned: bool = False  # the latency log's failure was reported; not again until it works
@@ -571,14 +577,36 @@ class Pipeline:
 
     async def listing(self, text: str) -> str | None:
         """The reply to a request about a list or the notes (`lists.py`), done in the memory file;
-        None for any other text. A file that cannot be written is said, and the turn goes on."""
+        None for any other text."""
         if (request := lists.parse(text)) is None:
             return None
+        return await self._in_memory_file(lists.answer, request, "your lists")
+
+    async def naming(self, text: str) -> str | None:
+        """The reply to a request about the user's name (`names.py`), kept in the memory file; None
+        for any other text, which also drops a question for the name still open: the name alone
+        answers it only as the next request, within names.ASK_S."""
+        asked, self._name_asked = self.name_pending(), None
+        if (request := names.parse(text, asked)) is None:
+            return None
+        reply = await self._in_memory_file(names.answer, request, "your name")
+        if reply.endswith(names.ASK):
+            self._name_asked = time.monotonic()
+        return reply
+
+    def name_pending(self) -> bool:
+        """The user was asked for their name, and has not answered yet."""
+        asked = self._name_asked
+        return asked is not None and time.monotonic() - asked < names.ASK_S
+
+    async def _in_memory_file(self, answer, request, what: str) -> str:
+        """`answer(request, memory)` done on the memory's thread. A file that cannot be written is
+        said ("I can't reach `what`"), and the turn goes on."""
         try:
-            return await asyncio.shield(self._on_memory_thread(lists.answer, request, self.memory))
+            return await asyncio.shield(self._on_memory_thread(answer, request, self.memory))
         except sqlite3.Error as err:
             self.observer.warning(f"memory database {self.memory.path}: {gist(err)}")
-            return f"I can't reach your lists: the memory file failed ({gist(err)})."
+            return f"I can't reach {what}: the memory file failed ({gist(err)})."
 
     def forget_pending(self) -> bool:
         """The user was asked whether to forget the conversation, and has not answered yet."""
@@ -622,8 +650,14 @@ class Pipeline:
         text = text.strip()
         if self.busy or self.ahead is not None or not text or not self.stages:
             return None
-        if any(changes(text) is not None for changes in (parse_request, voice.kind_of, lists.parse)):
-            return None  # a timer is set (the voice's rate, a list changed) once the request is final
+        if any(
+            changes(text) is not None for changes in (parse_request, voice.kind_of, lists.parse, names.parse)
+        ):
+            return (
+                None  # a timer is set (the voice's rate, a list, the name changed) once the request is final
+            )
+        if self.name_pending():
+            return None  # nor is "Sam" after "What's your name?"
         if self.timers is not None and self.timers.asking:
             return None  # nor is "ten minutes" after "For how long?"
         if forget.kind_of(text) == "forget" or self.forget_pending():

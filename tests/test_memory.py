@@ -135,7 +135,7 @@ def test_migrations_are_recorded_once(cfg):
     applied = [r["name"] for r in db["_sqlite_migrations"].rows]
     assert applied == [
         "m001_turns", "m002_timers", "m003_timer_names", "m004_timer_days_and_pauses", "m005_lists",
-        "m006_timer_steps",
+        "m006_timer_steps", "m007_facts",
     ]  # fmt: skip
 
 
@@ -144,8 +144,8 @@ def test_a_file_of_an_older_version_gains_the_timers_and_keeps_its_turns(cfg):
     memory.add("user", "before timers were kept")
     memory.close()
     db = Database(cfg.db_path)  # as the version before m002 left it
-    db["timers"].drop()
-    db["list_items"].drop()
+    for later in ("timers", "list_items", "facts"):
+        db[later].drop()
     db.execute("DELETE FROM _sqlite_migrations WHERE name != 'm001_turns'")
     db.conn.commit()
     db.close()

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from conftest import wait_until
 
-from assistant import clock, dates, forget
+from assistant import clock, dates, forget, names
 from assistant import pipeline as pipeline_mod
 from assistant.audio import AudioDeviceError
 from assistant.audio.devices import DeviceNotFoundError
@@ -847,6 +847,37 @@ def test_a_list_is_kept_by_voice_across_a_restart_and_a_failed_write_is_said(tmp
     assert "memory database" in console.out.getvalue()  # and a warning line
     assert [r["answered_by"] for r in _log(cfg)] == ["lists", "lists", "lists", "lists", "arithmetic"]
     assert ("user", "Add bread to the list.") in [(t.role, t.text) for t in _stored(cfg)]
+
+
+def test_a_name_is_asked_for_kept_across_a_restart_and_a_failed_write_is_said(tmp_path):
+    """Told "my name is Sam", the LLM said "I'm Sam, a helpful voice assistant". "My name is" with
+    the name unheard asks for it, and the name alone answers as the next request only; it is kept
+    in the memory file, not started ahead of the endpoint (the user may go on)."""
+    cfg = _config(tmp_path)
+
+    async def body(pipe):
+        assert await pipe.start_ahead("my name is sam") is None
+        asked = await pipe.ask("My name is.")
+        assert await pipe.start_ahead("Sam.") is None  # the answer to it, neither
+        named = await pipe.ask("Sam.")
+        alone = await pipe.ask("Kim.")  # not asked for: the LLM's
+        return asked, named, alone
+
+    asked, named, alone = asyncio.run(_session(cfg, body, speak=False))
+    assert asked.answer_text == names.ASK
+    assert named.answer_text == "Nice to meet you, Sam. I'll remember your name."
+    assert "prompt_built" in alone.marks
+
+    async def restarted(pipe):
+        said = await pipe.ask("What's my name?")
+        await pipe._on_memory_thread(lambda: pipe.memory._open().execute("DROP TABLE facts"))
+        failed = await pipe.ask("Call me Alex.")
+        return said, failed
+
+    said, failed = asyncio.run(_session(cfg, restarted, speak=False))
+    assert said.answer_text == "Your name is Sam."
+    assert failed.answer_text.startswith("I can't reach your name: the memory file failed (")
+    assert [r["answered_by"] for r in _log(cfg)] == ["names", "names", "llm", "names", "names"]
 
 
 class _RecordingSink(_InstantSink):
