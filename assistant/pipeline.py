@@ -35,6 +35,7 @@ from assistant import (
     chance,
     clock,
     dates,
+    dismiss,
     forget,
     limits,
     lists,
@@ -136,6 +137,7 @@ class AnswerStage(Stage):
             ("units", lambda: units.answer(text)),
             ("spelling", lambda: spelling.answer(text)),
             ("chance", lambda: chance.answer(text)),
+            ("dismiss", lambda: dismiss.answer(text)),
             ("limits", lambda: limits.answer(text)),
         )
         if (known := await pipe.forgetting(text)) is not None:  # database jobs: not among the above
@@ -176,11 +178,11 @@ class AnswerStage(Stage):
     async def _answer_here(self, frame: UserText, text: str) -> None:
         """A request that one of `process`'s answerers serves (`clock.py`, `dates.py`, `timers.py`,
         `lists.py`, `names.py`, `replay.py`, `voice.py`, `arithmetic.py`, `units.py`, `spelling.py`,
-        `chance.py`, `limits.py`; README, "Answers without the LLM"): answered at once, without the
-        LLM, which made up the time, pretended to set timers, to know the weather and to speak
-        slower, repeated half an answer, got sums and conversions wrong, could not spell nor flip a
-        coin, and took the user's name for its own. The turn has no LLM marks: none of its time was
-        the LLM's."""
+        `chance.py`, `dismiss.py`, `limits.py`; README, "Answers without the LLM"): answered at
+        once, without the LLM, which made up the time, pretended to set timers, to know the weather
+        and to speak slower, repeated half an answer, got sums and conversions wrong, could not
+        spell nor flip a coin, took the user's name for its own, and answered "never mind". The turn
+        has no LLM marks: none of its time was the LLM's."""
         turn = frame.turn
         if frame.history is None:  # else `Pipeline.confirm` remembers the question
             await self.pipeline.remember("user", turn.user_text)
