@@ -33,8 +33,9 @@ _REQUESTS = {
     r"|you(?:'re| are) (?:talking |speaking )?too slow(?:ly)?",
     "normal": rf"{_SPEAK} (?:normally|at (?:a |your )?normal (?:speed|pace|rate))|normal speed",
     "volume": rf"{_SPEAK}{_MORE} (?:louder|quieter|softer|softly|loudly)"
-    r"|(?:turn|speak) (?:it |yourself )?(?:up|down)|(?:be )?(?:louder|quieter)"
-    r"|(?:raise|lower|turn up|turn down) (?:the |your )?volume",
+    r"|(?:turn|speak) (?:it |yourself )?(?:up|down)|(?:be |make it )?(?:louder|quieter)"
+    r"|(?:raise|lower|turn up|turn down|increase|decrease|reduce) (?:the |your )?volume"
+    r"|(?:turn |put )?(?:the |your )?volume (?:up|down)|(?:set|change) (?:the |your )?volume(?: to \w+)?",
 }
 _PATTERNS = {
     kind: re.compile(rf"{LEAD_IN}(?:can you |could you )?(?:{asked}){_TAIL}")

@@ -44,7 +44,16 @@ def test_the_rate_stays_within_its_bounds_and_comes_back_to_the_configured_one()
 
 
 @pytest.mark.parametrize(
-    "asked", ["Speak louder.", "Speak up!", "Turn up the volume.", "Could you be quieter?"]
+    "asked",
+    [
+        "Speak louder.",
+        "Speak up!",
+        "Turn up the volume.",
+        "Could you be quieter?",
+        "Turn the volume up.",
+        "volume down",
+        "set the volume to five",
+    ],
 )
 def test_the_volume_is_not_the_assistants_to_change(asked):
     tts = SimpleNamespace(length_scale=1.0)
