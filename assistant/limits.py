@@ -3,7 +3,8 @@
 Asked for the weather, the embedded model answered "The weather today is mostly sunny with a light
 breeze"; asked to remind, "I'll be calling you at 6 pm tomorrow" (reminders are `timers.py`'s
 now); to turn off the lights, "I'm going
-to turn off the lights". Told in its system prompt what it cannot do, it went on all the same
+to turn off the lights"; asked how far Paris is from London, "approximately 2,140 kilometers";
+to translate, words that were not German. Told in its system prompt what it cannot do, it went on all the same
 (README, "Answers without the LLM"). The assistant never uses the internet and drives no device, so such
 a request gets an honest answer here, without the LLM. Matched on `asr.text.normalize()`d text from
 its start ("what's the weather like in Paris" is one; "I like rainy weather" is not).
@@ -26,11 +27,22 @@ from assistant.asr.text import normalize
 from assistant.phrases import LEAD_IN
 
 OFFLINE = "I don't use the internet, so that nothing you say leaves this computer."
+_LANGUAGES = (
+    r"(?:spanish|french|german|italian|portuguese|dutch|russian|chinese|mandarin|cantonese|japanese|korean"
+    r"|arabic|hindi|urdu|bengali|turkish|greek|polish|swedish|norwegian|danish|finnish|hebrew|latin"
+    r"|vietnamese|thai|indonesian|ukrainian|czech|hungarian|romanian|swahili|irish|welsh|another language)"
+)
 _CANNOT = (  # (what is asked, from the start of the request; the answer)
     (
         r"(?!.* on (?:mars|venus|mercury|jupiter|saturn|uranus|neptune|pluto|the moon|the sun)\b)"
         r"(?:(?:what's|what is|how's|how is|what will be|tell me) the weather|(?:what's|what is) the forecast"
-        r"|weather (?:forecast|today|tomorrow|for)|(?:will|is) it (?:going to )?(?:rain|snow))",
+        r"|weather (?:forecast|today|tomorrow|for)|(?:will|is) it (?:going to )?(?:rain|snow)"
+        # "The temperature outside is 20 degrees Celsius.", "no, you don't need an umbrella today."
+        r"|(?:what's|what is|how's|how is|what will be) the temperature(?: outside| out there"
+        r"| in (?!fahrenheit|celsius|kelvin|degrees)\w+(?: \w+)?)?(?: today| now| right now| tomorrow)?$"
+        r"|how (?:hot|cold|warm|chilly) is it|is it (?:hot|cold|warm|chilly|sunny|raining|snowing|windy)"
+        r" (?:outside|out|today|now)|(?:do|will|should) i (?:need|take|bring) (?:an? )?(?:umbrella|coat"
+        r"|jacket|raincoat|sunscreen))",
         f"I can't check the weather: {OFFLINE}",
     ),
     (
@@ -62,6 +74,20 @@ _CANNOT = (  # (what is asked, from the start of the request; the answer)
     (  # "The game was won by the team of Elon Musk."
         r"who won (?:the game|the match|last night|yesterday|today)|(?:what's|what is|what was) the score",
         f"I can't look up scores or results: {OFFLINE}",
+    ),
+    (  # "paris is approximately 2,140 kilometers (1,238 miles) from London.", "The traffic is quite light"
+        r"(?!.*\b(?:the )?(?:moon|sun|earth|mars|venus|mercury|jupiter|saturn|uranus|neptune|pluto)\b)"
+        r"(?:how far (?:is|away is|is it)|what's the distance|what is the distance"
+        r"|how long (?:does it|will it|would it) take to (?:drive|walk|get|fly|go)"
+        r"|(?:give me |get me |show me )?directions"
+        r"|(?:where's|where is|find) (?:the |a )?(?:nearest|closest)|find (?:a |an |me a |me an |some )?\w+"
+        r"(?: \w+)? (?:near|nearby|around) (?:me|here)|(?:what's|what is|how's|how is) the traffic)",
+        f"I can't look up maps, places or traffic: {OFFLINE}",
+    ),
+    (  # "translate good morning into german": "Ich habe lokale Frau in der Weib, ..."
+        rf"translate |how (?:do|would) (?:you|i) say .+ in {_LANGUAGES}$|(?:what's|what is|say) .+ in"
+        rf" {_LANGUAGES}$|(?:can you |do you )?speak {_LANGUAGES}$",
+        "I can't translate: I speak only English.",
     ),
     (  # the LLM said "I'm on my calendar for a wedding, and I'll be meeting Anna at the next scheduled date."
         r"(?:what's|what is|what do i have|is there anything|do i have anything) (?:on|in) my"

@@ -12,6 +12,20 @@ from assistant import limits
         ("What's the weather like in Paris?", "I can't check the weather"),
         ("Will it rain tomorrow?", "I can't check the weather"),
         ("Can you tell me the weather forecast", "I can't check the weather"),
+        ("What's the temperature outside?", "I can't check the weather"),
+        ("what's the temperature in new york today", "I can't check the weather"),
+        ("How hot is it outside?", "I can't check the weather"),
+        ("Is it cold outside?", "I can't check the weather"),
+        ("Do I need an umbrella today?", "I can't check the weather"),
+        ("How far is Paris from London?", "I can't look up maps, places or traffic"),
+        ("How long does it take to drive to Boston?", "I can't look up maps, places or traffic"),
+        ("What's the traffic like?", "I can't look up maps, places or traffic"),
+        ("Where is the nearest pharmacy?", "I can't look up maps, places or traffic"),
+        ("Find a restaurant near me.", "I can't look up maps, places or traffic"),
+        ("Give me directions to the airport.", "I can't look up maps, places or traffic"),
+        ("Translate good morning into German.", "I can't translate: I speak only English."),
+        ("How do you say thank you in French?", "I can't translate"),
+        ("What is cat in Spanish?", "I can't translate"),
         ("Tell me the news.", "I can't read the news"),
         ("Turn off the lights.", "I can't control devices"),
         ("turn the lights on", "I can't control devices"),
@@ -40,6 +54,14 @@ from assistant import limits
         ("What is a calendar?", None),
         ("How many pounds in a kilogram?", None),  # units.py's
         ("Who won the world cup in 1998?", None),  # history: the LLM's
+        ("How far is the moon from the earth?", None),  # not a map's
+        ("What is the temperature of the sun?", None),
+        ("What's the boiling temperature of water?", None),
+        ("What is twenty degrees celsius in fahrenheit?", None),  # units.py's
+        ("What is the temperature in celsius?", None),
+        ("How long does it take to boil an egg?", None),
+        ("Find a word that rhymes with cat.", None),
+        ("What is five feet in meters?", None),
     ],
 )
 def test_what_cannot_be_done_is_said(said, says):
