@@ -49,12 +49,12 @@ from assistant.phrases import LEAD_IN, listed, yours
 MAX_NUMBER = 999
 # "twenty five" → 25, as the normalizer spells them (num2words, hyphens as spaces); "a"/"an" are one.
 _NUMBERS = {normalize(str(n)): n for n in range(1, MAX_NUMBER + 1)} | {"a": 1, "an": 1}
-_UNIT_S = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600}
+_UNIT_S = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600, "day": 86400, "week": 604800}
 _NUMBER = "|".join(sorted(map(re.escape, _NUMBERS), key=len, reverse=True))  # longest first
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")  # date.weekday()
 _DAYNAME = "|".join(WEEKDAYS)
 _PART = re.compile(
-    rf"(?:({_NUMBER}) (second|sec|minute|min|hour)s?( and a half)?|half an hour|half a minute)"
+    rf"(?:({_NUMBER}) (second|sec|minute|min|hour|day|week)s?( and a half)?|half an hour|half a minute)"
 )
 _DURATION = re.compile(rf"{_PART.pattern}(?:(?: and | )(?:{_PART.pattern}))*")
 
@@ -526,12 +526,14 @@ def _clock_reading(words: str) -> tuple[int, int, str | None] | None:
 
 
 def spoken_duration(seconds: int) -> str:
-    """3725 → "1 hour, 2 minutes and 5 seconds" (digits: the voice reads them, the terminal shows them)."""
-    hours, rest = divmod(seconds, 3600)
+    """3725 → "1 hour, 2 minutes and 5 seconds", 162000 → "1 day and 21 hours" (digits: the voice
+    reads them, the terminal shows them)."""
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
     minutes, secs = divmod(rest, 60)
     parts = [
         f"{n} {unit}{'s' * (n != 1)}"
-        for n, unit in ((hours, "hour"), (minutes, "minute"), (secs, "second"))
+        for n, unit in ((days, "day"), (hours, "hour"), (minutes, "minute"), (secs, "second"))
         if n
     ]
     return listed(parts)

@@ -34,6 +34,8 @@ from assistant.timers import (
         ("half an hour", 1800),
         ("a minute and a half", 90),
         ("five minute", 300),  # "a five minute timer"
+        ("two days", 172800),  # "remind me in two days to ...": was asked back "For how long?"
+        ("a week", 604800),
         ("the pasta", None),
         ("ten", None),
         ("", None),
@@ -521,7 +523,9 @@ def test_one_day_of_a_repeating_alarm_is_skipped_and_a_one_off_cancelled():
         )
         # set again by the skip from the real clock: hours away from now, whatever the hour
         until = timers.answer("how long until my alarm goes off", MONDAY_10_AM)
-        assert re.fullmatch(r"Your alarm goes off in \d+ hours.*, at 7:00 AM on Wednesday\.", until), until
+        assert re.fullmatch(
+            r"Your alarm goes off in (?:1 day, )?\d+ hours.*, at 7:00 AM on Wednesday\.", until
+        ), until
         assert timers.answer("skip my next alarm", MONDAY_10_AM) == (
             "Skipped your alarm for 7:00 AM on Wednesday: the next is on Thursday."
         )
@@ -757,6 +761,7 @@ def test_spoken_duration_in_digits_and_words():
     assert spoken_duration(1) == "1 second"
     assert spoken_duration(90) == "1 minute and 30 seconds"
     assert spoken_duration(3725) == "1 hour, 2 minutes and 5 seconds"
+    assert spoken_duration(162000) == "1 day and 21 hours"  # was "45 hours"
 
 
 def test_a_timer_goes_off_when_due_and_can_be_asked_about_and_cancelled():
