@@ -7,8 +7,10 @@ have the ability to add milk to your shopping list." So a request about a list i
 the list is real: a `list_items` table in the memory file (`Memory.add_to_list` ...), so it outlives
 a restart, and forgetting the conversation leaves it. "The list" without a name is the shopping
 list; "grocery" is the shopping list too, "todo" the to do list; any other name is a list of its own
-("add sunscreen to my packing list"). Items are the words as heard, one for each part between
-"and"s (and commas, when typed): "salt and pepper" is two, as a bought-by-the-item list wants.
+("add sunscreen to my packing list"); with no list named, "add milk" and "we're out of eggs" are
+the shopping list's, unless a number or another kind of thing is in it (_NOT_SHOPPING). Items are
+the words as heard, one for each part between "and"s (and commas, when typed): "salt and pepper" is
+two, as a bought-by-the-item list wants.
 Matched on `asr.text.normalize()`d text, as `timers.py` is.
 
     request = lists.parse("add milk to my shopping list")   # ListRequest("add", "shopping", ("milk",))
@@ -27,6 +29,20 @@ NOTES = "notes"  # the list "make a note that ..." adds to
 DEFAULT = "shopping"  # "the list", "my list"
 _SAME = {"grocery": "shopping", "groceries": "shopping", "shopping": "shopping", "todo": "to do"}
 _UNSAID = {"it", "that", "this", "them", "those", "these", "something", "some", "one"}  # asked back
+# What "add ..." with no list adds that is not shopping: a number ("add five and six" is a sum), a
+# duration (to a timer), another assistant's things; "we're out of time".
+_NOT_SHOPPING = {
+    "reminder", "alarm", "timer", "event", "appointment", "meeting", "contact", "note", "comment", "song",
+    "friend", "minute", "minutes", "hour", "hours", "second", "seconds", "day", "days", "time", "up",
+    "luck", "ideas", "here", "options", "plus", "times", "to", "point",
+}  # fmt: skip
+_NUMBER_WORDS = {normalize(str(n)).split()[-1] for n in range(1, 100)} | {
+    "hundred",
+    "thousand",
+    "half",
+    "a",
+    "an",
+}
 MAX_READ = 20  # items read out at most; the rest are counted
 _LIST = r"(?:the |my |our |a )?(?:(?P<name>[a-z']+(?: [a-z']+)?) )?list"
 _TAIL = r"(?: too| as well| please)*"
@@ -42,6 +58,12 @@ _PATTERNS = [  # (kind, pattern), tried in order
     ("read", rf"(?:read|read me|read out|tell me|show me|what's in|what is in) {_LIST}"),
     ("has", rf"(?:is|are|do i have|have i got) (?P<items>.+?) on {_LIST}"),
     ("clear", rf"(?:clear|empty|delete|erase|wipe|clear out) {_LIST}"),
+    # no list named: the shopping list, as "the list" is ("add milk", "we're out of eggs")
+    (
+        "shop",
+        r"add (?P<items>.+?)|(?:we're|we are|i'm|i am|we've run|i've run|we ran) (?:all )?out of"
+        r" (?P<out>.+?)|(?:we|i) need to (?:buy|get) (?P<buy>.+?)",
+    ),
     ("note", r"(?:make|take|write) a note(?: that| to)? (?P<items>.+?)|note that (?P<noted>.+?)"),
     ("notes", r"(?:read|read me|what are|tell me|show me) my notes|what notes do i have|do i have any notes"),
     ("clear notes", r"(?:clear|delete|erase) (?:all )?(?:my|the) notes"),
@@ -62,7 +84,7 @@ def parse(text: str) -> ListRequest | None:
     said = normalize(text)
     split = normalize(re.sub(r",\s+", " and ", text))  # typed commas part items, as "and"s do
     for kind, pattern in _REQUESTS:
-        if (m := pattern.fullmatch(split if kind in ("add", "remove", "has") else said)) is None:
+        if (m := pattern.fullmatch(split if kind in ("add", "remove", "has", "shop") else said)) is None:
             continue
         if kind in ("note", "notes", "clear notes"):
             what = {"note": "add", "notes": "read", "clear notes": "clear"}[kind]
@@ -70,16 +92,33 @@ def parse(text: str) -> ListRequest | None:
             return ListRequest(what, NOTES, (yours(noted),) if noted else ())
         if kind == "lists":
             return ListRequest("lists", "")
+        if kind == "shop":
+            if not _shopping(items := _items(m["items"] or m["out"] or m["buy"])):
+                continue
+            return ListRequest("add", DEFAULT, items)
         name = _SAME.get(m["name"] or DEFAULT, m["name"] or DEFAULT)  # "grocery": shopping
         if kind == "ask":
             return ListRequest("ask", name)
-        words = m.groupdict().get("items") or ""
-        parts = (re.sub(r"^(?:the|some|my|our) ", "", item) for item in re.split(r" and |, ", words))
-        items = tuple(dict.fromkeys(yours(item) for item in parts if item))  # "the eggs": eggs
+        items = _items(m.groupdict().get("items") or "")
         if any(item in _UNSAID for item in items):  # "add it to the list": what is it?
             return ListRequest("ask", name)
         return ListRequest(kind, name, items)
     return None
+
+
+def _items(words: str) -> tuple[str, ...]:
+    """ "some apples and the milk" → ("apples", "milk"): each part between "and"s, as said back."""
+    parts = (re.sub(r"^(?:the|some|my|our) ", "", item) for item in re.split(r" and |, ", words))
+    return tuple(dict.fromkeys(yours(item) for item in parts if item))  # "the eggs": eggs
+
+
+def _shopping(items: tuple[str, ...]) -> bool:
+    """Whether "add `items`" with no list named is shopping: no number, nothing of _NOT_SHOPPING,
+    nothing to ask back ("add it")."""
+    said = {word for item in items for word in item.split()}
+    return not (
+        said & (_NOT_SHOPPING | _NUMBER_WORDS) or set(items) & _UNSAID or re.search(r"\d", " ".join(items))
+    )
 
 
 def answer(request: ListRequest, memory) -> str:

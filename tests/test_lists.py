@@ -38,6 +38,20 @@ from assistant.memory import Memory
         ("add it to the list", ListRequest("ask", "shopping")),  # what is it? asked back
         ("add something to my to do list", ListRequest("ask", "to do")),
         ("add to my shopping list", ListRequest("ask", "shopping")),
+        # no list named: the shopping list (the LLM said "I'll be happy to add milk!", "We're out of eggs!")
+        ("add milk", ListRequest("add", "shopping", ("milk",))),
+        ("add eggs, bread and butter", ListRequest("add", "shopping", ("eggs", "bread", "butter"))),
+        ("we're out of eggs", ListRequest("add", "shopping", ("eggs",))),
+        ("we are all out of milk and coffee", ListRequest("add", "shopping", ("milk", "coffee"))),
+        ("I need to buy toothpaste", ListRequest("add", "shopping", ("toothpaste",))),
+        ("we need to get some apples", ListRequest("add", "shopping", ("apples",))),
+        ("add five and six", None),  # a sum
+        ("add 5 minutes", None),  # to a timer
+        ("add two apples", None),  # a number: not guessed at
+        ("add a reminder", None),
+        ("add salt to the soup", None),
+        ("add it", None),
+        ("we're out of time", None),
         # not about a list: the LLM's, or another answerer's
         ("add five minutes to the timer", None),
         ("what is a shopping list", None),
