@@ -7,7 +7,9 @@ in the prompt, the embedded 135M model still copied them wrong in about half of 
 about the time, the day, the date, the month or the year is answered here, at once, with the local
 clock; "what time is it in Tokyo" from the tz database (`zoneinfo`: a zone named by its city, a
 country of the database's own tables, or one of `PLACES`, the US states among them; a country of
-several zones by its main one, `MAIN_ZONES`; a place it does not know goes to the LLM); anything
+several zones by its main one, `MAIN_ZONES`; a place it does not know goes to the LLM), and the
+time difference between two places, or a place and this computer ("Tokyo is 9 hours ahead of
+London.", `difference`: the LLM said "approximately 2 hours, 30 minutes"); anything
 more ("what's the date of the
 moon landing") goes to the LLM as before. Matched on `asr.text.normalize()`d text, the
 recognizer's own spelling, so typed and spoken questions alike.
@@ -68,6 +70,13 @@ _ELSEWHERE = re.compile(  # "what time is it in tokyo", "what's the date in sydn
     rf"{LEAD_IN}(?:{_ASK})?(?:(?P<time>{_QUESTIONS['time']})|{_QUESTIONS['date']}|{_QUESTIONS['day']})"
     rf" (?:in|over in) (?P<place>[a-z][a-z' ]*?){_AFTER}"
 )
+_PLACE = r"[a-z][a-z' ]*?"
+_HERE = {"here", "me", "us", "my time", "my time zone", "where i am", "where i live"}
+_DIFFERENCE = re.compile(  # "what's the time difference between london and tokyo", "... with tokyo"
+    rf"{LEAD_IN}(?:{_ASK})?(?:what's |what is )?(?:the )?time difference (?:between (?P<first>{_PLACE})"
+    rf" and (?P<second>{_PLACE})|(?:with|to|from|for) (?P<one>{_PLACE}))"
+    rf"|{LEAD_IN}how many hours (?:ahead|behind) (?:is|are) (?P<ahead>{_PLACE})"
+)
 # Places people ask about that no zone is named after (the tz database names a zone by one city),
 # and the US states by the zone most of their people live in
 PLACES = {
@@ -82,7 +91,7 @@ PLACES = {
     "scotland": "Europe/London", "wales": "Europe/London",
     "france": "Europe/Paris", "germany": "Europe/Berlin", "italy": "Europe/Rome",
     "spain": "Europe/Madrid", "ireland": "Europe/Dublin", "new zealand": "Pacific/Auckland",
-    "rio de janeiro": "America/Sao_Paulo", "rio": "America/Sao_Paulo",
+    "rio de janeiro": "America/Sao_Paulo", "rio": "America/Sao_Paulo", "utc": "UTC", "gmt": "UTC",
     **dict.fromkeys(("connecticut", "delaware", "florida", "georgia", "indiana", "kentucky", "maine",
                      "maryland", "massachusetts", "michigan", "new hampshire", "new jersey",
                      "north carolina", "ohio", "pennsylvania", "rhode island", "south carolina",
@@ -103,7 +112,7 @@ MAIN_ZONES = {
     "congo": "Africa/Kinshasa", "greenland": "America/Nuuk", "kiribati": "Pacific/Tarawa",
     "micronesia": "Pacific/Pohnpei", "french polynesia": "Pacific/Tahiti",
 }  # fmt: skip
-_UPPER = {"uk", "us", "usa", "uae", "d", "c"}  # said as letters: "the UK", "Washington D C"
+_UPPER = {"uk", "us", "usa", "uae", "d", "c", "utc", "gmt"}  # said as letters: "the UK", "Washington D C"
 _SAME = {"us": "united states", "usa": "united states", "america": "united states",
          "uae": "united arab emirates"}  # fmt: skip
 _LOWER = {"the", "of", "and", "de", "da", "do", "del"}
@@ -154,12 +163,63 @@ def time_in(text: str, now: datetime | None = None) -> str | None:
     ("It's 7:56 AM in Sydney; Australia has 5 time zones."). None for any other question, or a place
     it does not know."""
     m = _ELSEWHERE.fullmatch(normalize(text))
+    here = (now or datetime.now()).astimezone()
+    if m is None or (found := _place(m["place"], here)) is None:
+        return None
+    zone, name, more = found
+    there = here.astimezone(zone)
+    if not m["time"]:  # the date or the day there
+        return f"It's {date_of(there)} in {name}{more}."
+    day = f" on {DAYS[there.weekday()]}" if there.date() != here.date() else ""
+    return f"It's {time_of_day(there)}{day} in {name}{more}."
+
+
+def difference(text: str, now: datetime | None = None) -> str | None:
+    """ "Tokyo is 9 hours ahead of London." for "what's the time difference between london and
+    tokyo" (the LLM: "approximately 2 hours, 30 minutes"); "... ahead of you." for one place
+    ("what's the time difference with tokyo", "how many hours ahead is tokyo"), from this computer's
+    zone. None for any other question, or a place it does not know."""
+    m = _DIFFERENCE.fullmatch(normalize(text))
     if m is None:
         return None
-    said = m["place"].removeprefix("the ")
-    the = m["place"][: -len(said)]  # "the " or ""
-    place = _SAME.get(said, said)  # "the us": the United States, of several zones
     here = (now or datetime.now()).astimezone()
+    base, other = m["first"] or "here", m["second"] or m["one"] or m["ahead"]
+    if other in _HERE:  # "between tokyo and here": Tokyo against you
+        base, other = other, base
+    if other in _HERE:
+        return None
+    a = (here.tzinfo, "you", "") if base in _HERE else _place(base, here)
+    b = _place(other, here)
+    if a is None or b is None:
+        return None
+    (zone_a, name_a, _), (zone_b, name_b, more) = a, b
+    minutes = (
+        int((here.astimezone(zone_b).utcoffset() - here.astimezone(zone_a).utcoffset()).total_seconds()) // 60
+    )
+    if minutes == 0:
+        return f"{_sentence(name_b)} keeps the same time as {name_a}{more}."
+    ahead = "ahead of" if minutes > 0 else "behind"
+    return f"{_sentence(name_b)} is {_hours_and_minutes(abs(minutes))} {ahead} {name_a}{more}."
+
+
+def _hours_and_minutes(minutes: int) -> str:
+    """330 → "5 hours and 30 minutes", 60 → "1 hour"."""
+    hours, rest = divmod(minutes, 60)
+    parts = [f"{n} {unit}{'s' * (n != 1)}" for n, unit in ((hours, "hour"), (rest, "minute")) if n]
+    return " and ".join(parts)
+
+
+def _sentence(name: str) -> str:
+    return name[0].upper() + name[1:]  # "the UK is ..." → "The UK is ..."
+
+
+def _place(spoken: str, here: datetime) -> tuple[zoneinfo.ZoneInfo, str, str] | None:
+    """(its zone, its name as said back, what more to say) for a place as spoken ("the uk" →
+    Europe/London, "the UK", ""); a country of several zones by its main one's city ("australia" →
+    Australia/Sydney, "Sydney", "; Australia has 5 time zones"). None for a place it does not know."""
+    said = spoken.removeprefix("the ")
+    the = spoken[: -len(said)]  # "the " or ""
+    place = _SAME.get(said, said)  # "the us": the United States, of several zones
     more = ""
     if (zone := _zones().get(place)) is None:
         zones = _countries().get(place, [])
@@ -171,11 +231,7 @@ def time_in(text: str, now: datetime | None = None) -> str | None:
         else:
             more = f"; {the}{_said(said)} has {len(offsets)} time zones"
             said, the = zone.rsplit("/", 1)[1].replace("_", " ").lower(), ""  # "in Sydney"
-    there = here.astimezone(zoneinfo.ZoneInfo(zone))
-    if not m["time"]:  # the date or the day there
-        return f"It's {date_of(there)} in {the}{_said(said)}{more}."
-    day = f" on {DAYS[there.weekday()]}" if there.date() != here.date() else ""
-    return f"It's {time_of_day(there)}{day} in {the}{_said(said)}{more}."
+    return zoneinfo.ZoneInfo(zone), f"{the}{_said(said)}", more
 
 
 def _said(place: str) -> str:
@@ -195,7 +251,7 @@ def answer(text: str, now: datetime | None = None) -> str | None:
     """The spoken answer to a clock question, from the local clock (`now`); None for any other text."""
     kind = kind_of(text)
     if kind is None:
-        return time_in(text, now)
+        return time_in(text, now) or difference(text, now)
     now = now or datetime.now()
     said = {
         "time": time_of_day(now),

@@ -14,7 +14,8 @@ at the same moment. Per kind of request:
 - to the LLM: no answerer took it (the user hears the LLM instead, as for any other question).
 
 Timers, alarms and reminders are compared by `timers.parse_request` (what would be set, and when),
-lists by `lists.parse` (what would be added, removed or read), so that nothing is set or kept.
+lists by `lists.parse` (what would be added, removed or read) and the name by `names.parse`, so
+that nothing is set or kept.
 Replay ("say that again") and the voice ("speak slower") answer from the conversation and the
 voice, and forgetting asks back, so they are not here; wake phrases and "stop listening" are
 `bench_wake.py`'s.
@@ -37,7 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_wake import synthesize, voices  # noqa: E402 (beside this script)
 
-from assistant import arithmetic, clock, dates, limits, lists, spelling, units  # noqa: E402
+from assistant import arithmetic, clock, dates, dismiss, limits, lists, names, spelling, units  # noqa: E402
 from assistant.asr.recognizer import StreamingRecognizer  # noqa: E402
 from assistant.config import AsrConfig  # noqa: E402
 from assistant.lists import ListRequest  # noqa: E402
@@ -82,6 +83,7 @@ REQUESTS = [
     ("reminders", "what are my reminders"),
     ("reminders", "remind me every day at nine to take my pills"),
     ("reminders", "remind me every hour to drink water"),
+    ("reminders", "remind me in two days to call the dentist"),
     ("sums", "what is twelve times seven"),
     ("sums", "what is three hundred and forty five plus six hundred and seventy eight"),
     ("sums", "what is fifteen percent of eighty"),
@@ -95,11 +97,19 @@ REQUESTS = [
     ("lists", "what's on my shopping list"),
     ("lists", "remove eggs from the list"),
     ("lists", "make a note that the car is on level three"),
+    ("lists", "add milk"),
+    ("lists", "we're out of eggs"),
+    ("your name", "my name is anna"),
+    ("your name", "what's my name"),
+    ("nothing asked", "never mind"),
+    ("nothing asked", "thank you"),
     ("spelling", "how do you spell rhythm"),
     ("spelling", "how do you spell necessary"),
     ("limits", "what's the weather like today"),
     ("limits", "turn on the kitchen lights"),
     ("limits", "what can you do"),
+    ("limits", "how far is paris from london"),
+    ("limits", "what's the temperature outside"),
 ]
 
 
@@ -108,12 +118,14 @@ def answerers(now: datetime) -> list[tuple[str, Callable[[str], object]]]:
     or the voice; timers by what they would set."""
     return [
         ("lists", lists.parse),  # what would be done, so that no list changes
+        ("names", names.parse),  # nor the name
         ("clock", lambda text: clock.answer(text, now)),
         ("dates", lambda text: dates.answer(text, now)),
         ("timers", lambda text: parse_request(text, now)),
         ("arithmetic", arithmetic.answer),
         ("units", units.answer),
         ("spelling", spelling.answer),
+        ("dismiss", dismiss.answer),
         ("limits", limits.answer),
     ]
 

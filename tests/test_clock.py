@@ -1,5 +1,6 @@
 """Clock questions are answered from the clock; anything more about time goes to the LLM."""
 
+import time
 from datetime import UTC, datetime
 
 import pytest
@@ -102,3 +103,42 @@ def test_the_local_clock_by_default():
 def test_the_time_elsewhere_from_the_time_zone_database(said, answer):
     """Asked the time in Tokyo at 05:47 UTC, the LLM said "It's currently 9:30 AM in Tokyo."."""
     assert clock.answer(said, datetime(2026, 12, 7, 20, 56, tzinfo=UTC)) == answer
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        # Monday, December 7, 2026: winter time in the north, summer time in Sydney
+        ("What's the time difference between London and Tokyo?", "Tokyo is 9 hours ahead of London."),
+        ("what is the time difference between new york and london", "London is 5 hours ahead of New York."),
+        ("time difference between tokyo and new york", "New York is 14 hours behind Tokyo."),
+        ("what's the time difference between paris and berlin", "Berlin keeps the same time as Paris."),
+        (
+            "what's the time difference between london and india",
+            "India is 5 hours and 30 minutes ahead of London.",
+        ),
+        (
+            "what's the time difference between the uk and the us",
+            "New York is 5 hours behind the UK; the US has 6 time zones.",
+        ),
+        # against this computer's zone (the test's: Denver, UTC-7 in December)
+        ("what's the time difference with tokyo", "Tokyo is 16 hours ahead of you."),
+        ("how many hours ahead is london", "London is 7 hours ahead of you."),
+        ("what's the time difference between here and hawaii", "Hawaii is 3 hours behind you."),
+        ("time difference between chicago and here", "Chicago is 1 hour ahead of you."),
+        ("what time is it in utc", "It's 8:56 PM in UTC."),
+        # the LLM's
+        ("what's the time difference between narnia and tokyo", None),
+        ("what's the time difference between here and here", None),
+    ],
+)
+def test_the_time_difference_between_places(said, answer, monkeypatch):
+    """Asked the time difference between London and Tokyo, the LLM said "approximately 2 hours, 30
+    minutes"."""
+    monkeypatch.setenv("TZ", "America/Denver")
+    time.tzset()
+    try:
+        assert clock.answer(said, datetime(2026, 12, 7, 20, 56, tzinfo=UTC)) == answer
+    finally:
+        monkeypatch.undo()
+        time.tzset()
