@@ -57,6 +57,7 @@ REQUESTS = [
     ("time and date", "what time is it in tokyo"),
     ("time and date", "how many days are left in the year"),
     ("time and date", "is it a leap year"),
+    ("time and date", "what's the time difference between london and tokyo"),
     ("timers", "set a timer for ten minutes"),
     ("timers", "set a timer for twenty five minutes"),
     ("timers", "set a timer for fifteen minutes"),
