@@ -9,8 +9,10 @@ numbers put back in digits first) or a holiday (HOLIDAYS, which dateparser does 
 ones, Easter, and the US days on an nth weekday, as Thanksgiving). "When is easter" is asked of a
 holiday only ("when is my alarm" is `timers.py`'s), and "how many weeks until ..." in weeks and
 days. The calendar itself too ("how many days are left in the year", "what week is it", "is 2028 a
-leap year", "how many days are in february": `calendar_answer`). A question about a day with no
-date in it ("what day is my birthday") goes to the LLM.
+leap year", "how many days are in february": `calendar_answer`), spans of years ("how many years
+ago was 1969", "how old is someone born in 1990": `years_answer`; the LLM said "1969 was 20 years
+ago."), days between two dates, and "how long until five pm" (`_until_time`). A question about a
+day with no date in it ("what day is my birthday") goes to the LLM.
 
     dates.answer("how many days until christmas", now)   # "19 days: it's Friday, December 25, 2026."
     dates.answer("what day is tomorrow", now)             # "It's Monday, December 7, 2026."
@@ -27,8 +29,10 @@ from dateutil.easter import easter
 from dateutil.relativedelta import MO, SU, TH, relativedelta
 
 from assistant.arithmetic import in_digits
-from assistant.clock import DAYS, MONTHS, date_of
+from assistant.asr.text import normalize
+from assistant.clock import DAYS, MONTHS, date_of, time_of_day
 from assistant.phrases import LEAD_IN
+from assistant.timers import next_clock_time, spoken_duration
 
 # name (without apostrophes) → its date in a year; dateparser knows none of them
 _FIXED = {
@@ -87,6 +91,55 @@ _CALENDAR = {
 }
 
 
+_YEAR_ONLY = r"(?P<year>\d\d ?\d\d)"
+_YEARS = {  # years away: "how many years ago was 1969", "how old is someone born in 1990"
+    kind: re.compile(rf"{LEAD_IN}(?:{asked})(?: please)?")
+    for kind, asked in {
+        "ago": rf"(?:how )?(?:many years|long) ago (?:was|is) {_YEAR_ONLY}",
+        "until": rf"(?:how )?many years (?:is it |are there )?(?:until|till|to|before) {_YEAR_ONLY}",
+        "born": rf"how old (?:is|will be|would be) (?:someone|somebody|a person|a child|(?:he|she) if"
+        rf" (?:he|she) was) born in {_YEAR_ONLY}(?: this year| now)?",
+        "born me": rf"how old (?:am i|will i be|would i be)(?: this year| now)? if i was born in"
+        rf" {_YEAR_ONLY}",
+        "in": r"what year (?:will it be|is it going to be|will be) in (?P<n>\d+) years(?: from now| time)?",
+        "was": r"what year was it (?P<n>\d+) years ago",
+    }.items()
+}
+_BETWEEN = re.compile(
+    rf"{LEAD_IN}(?:how )?many (?P<unit>days|weeks) (?:are )?(?:there )?(?:between|from) (?P<first>.+?)"
+    rf" (?:and|to|until|till) (?P<second>.+?)(?: please)?"
+)
+# "how long until christmas", "how many hours until five pm" (`_until_time`): "how long until my
+# alarm" is timers.py's, which comes after: no day or time of day is named there
+_HOW_LONG = re.compile(
+    rf"{LEAD_IN}(?:how long|how much time|how many (?P<unit>hours|minutes)) (?:is it |is there |is left |do i"
+    rf" have |do we have )?(?:left )?(?:until|till|til|before) (?P<when>.+?)(?: please)?"
+)
+
+
+def years_answer(said: str, today: date) -> str | None:
+    """The answer to a question of years away (`_YEARS`), or None."""
+    kind, m = next(((k, m) for k, p in _YEARS.items() if (m := p.fullmatch(said))), (None, None))
+    if m is None:
+        return None
+    if kind in ("in", "was"):
+        n = int(m["n"])
+        return f"It will be {today.year + n}." if kind == "in" else f"It was {today.year - n}."
+    year = int(m["year"].replace(" ", ""))
+    if kind in ("born", "born me"):
+        if year >= today.year:
+            return None
+        if kind == "born me":
+            return f"You turn {today.year - year} in {today.year}, on your birthday."
+        return f"Someone born in {year} turns {today.year - year} in {today.year}, on their birthday."
+    years = abs(today.year - year)
+    if kind == "ago" and year <= today.year:
+        return f"{year} was {_count(years, 'year')} ago." if years else f"It's {year} now."
+    if kind == "until" and year >= today.year:
+        return f"{year} is {_count(years, 'year')} away." if years else f"It's {year} now."
+    return None
+
+
 def calendar_answer(said: str, today: date) -> str | None:
     """The answer to a question about the calendar itself (`_CALENDAR`), or None."""
     kind = next((kind for kind, pattern in _CALENDAR.items() if pattern.fullmatch(said)), None)
@@ -122,8 +175,22 @@ def answer(text: str, now: datetime | None = None) -> str | None:
     said = in_digits(text)
     now = now or datetime.now()
     today = now.date()
-    if (known := calendar_answer(said, today)) is not None:
+    if (known := calendar_answer(said, today) or years_answer(said, today)) is not None:
         return known
+    if between := _BETWEEN.fullmatch(said):
+        first, second = (
+            today if said in ("now", "today") else _day(said, now, False)
+            for said in (between["first"], between["second"])
+        )
+        if first is None or second is None:
+            return None
+        if second < first and not re.search(r"\d{4}", between["second"]):  # "december 1 to january 5"
+            second = second.replace(year=second.year + 1)
+        days = abs((second - first).days)
+        count = _weeks(days) if between["unit"] == "weeks" else _count(days, "day")
+        return f"{count}, from {date_of(min(first, second))} to {date_of(max(first, second))}."
+    if how_long := _HOW_LONG.fullmatch(said):
+        return _until_time(text, now) or _until_day(how_long["when"], now, today)
     if until := _UNTIL.fullmatch(said):
         past = until["how"] in ("since", "after")
         day = _day(until["when"], now, past)
@@ -143,6 +210,31 @@ def answer(text: str, now: datetime | None = None) -> str | None:
     if day is None:
         return None
     return f"It was {date_of(day)}." if day < today else f"It's {date_of(day)}."
+
+
+def _until_time(text: str, now: datetime) -> str | None:
+    """ "5 hours and 8 minutes, until 5:00 PM." for "how long until five pm" (the LLM: "Five minutes
+    until five pm."); None when no time of day is named."""
+    m = _HOW_LONG.fullmatch(normalize(text))
+    if m is None:
+        return None
+    when = re.sub(r" (?:today|tonight|this (?:morning|afternoon|evening))$", "", m["when"])
+    if (at := next_clock_time(when, now.replace(second=0, microsecond=0))) is None:
+        return None
+    minutes = round((at - now).total_seconds() / 60)
+    said = spoken_duration(minutes * 60) if minutes else "Less than a minute"
+    day = " tomorrow" if at.date() != now.date() else ""
+    return f"{said[0].upper()}{said[1:]}, until {time_of_day(at)}{day}."
+
+
+def _until_day(when: str, now: datetime, today: date) -> str | None:
+    """ "19 days: it's Friday, December 25, 2026." for "how long until christmas"; None when no day
+    is named ("how long until my alarm": timers.py's)."""
+    day = _day(when, now, past=False)
+    if day is None or day < today:
+        return None
+    days = (day - today).days
+    return f"That's today: {date_of(day)}." if not days else f"{_count(days, 'day')}: it's {date_of(day)}."
 
 
 def _holiday(when: str, now: datetime, past: bool) -> date | None:

@@ -87,3 +87,39 @@ def test_the_last_day_of_the_year_has_none_left():
     assert dates.answer("how many days are left in the year", datetime(2026, 12, 31, 9)) == (
         "Today is the last day of 2026."
     )
+
+
+@pytest.mark.parametrize(
+    ("asked", "says"),
+    [
+        # the LLM: "1969 was 20 years ago.", "1990 is 3 years and 2 months old.", "2108"
+        ("How many years ago was nineteen sixty nine?", "1969 was 57 years ago."),
+        ("how old is someone born in 1990", "Someone born in 1990 turns 36 in 2026, on their birthday."),
+        ("how old am I if I was born in nineteen eighty five", "You turn 41 in 2026, on your birthday."),
+        ("what year will it be in ten years", "It will be 2036."),
+        ("what year was it twenty years ago", "It was 2006."),
+        ("how many years until twenty thirty", "2030 is 4 years away."),
+        # the LLM: "There are 12 months and 30 days in a leap year, ..."
+        (
+            "how many days between march first and april fifteenth",
+            "45 days, from Monday, March 1, 2027 to Thursday, April 15, 2027.",
+        ),
+        (
+            "how many days between now and christmas",
+            "19 days, from Sunday, December 6, 2026 to Friday, December 25, 2026.",
+        ),
+        # the LLM: "Five minutes until five pm."
+        ("how long until five pm", "22 hours, until 5:00 PM tomorrow."),
+        ("how many minutes until nine thirty tonight", "2 hours and 30 minutes, until 9:30 PM."),
+        ("how long until midnight", "5 hours, until 12:00 AM tomorrow."),
+        ("how long until christmas", "19 days: it's Friday, December 25, 2026."),
+        ("how much time until friday", "5 days: it's Friday, December 11, 2026."),
+        # the timers' or the LLM's
+        ("how long until my alarm", None),
+        ("how long until the pasta is done", None),
+        ("how old is someone born in 2030", None),
+        ("how many years ago was the moon landing", None),
+    ],
+)
+def test_years_spans_and_how_long_until(asked, says):
+    assert dates.answer(asked, NOW) == says
