@@ -5,7 +5,8 @@ The embedded 135M model got every sum it was asked wrong: "345 + 678 = 123", "15
 together". So a question that is only a sum is worked out here: + − × ÷, powers, "squared",
 "cubed", square roots, percentages and fractions ("half of", "two thirds of"), with the numbers as
 the recognizer spells them ("three hundred and forty five", read back by text2num) or as typed
-("345 + 678", "15% of 80").
+("345 + 678", "15% of 80"). Questions about numbers that are not a sum as well (`about_numbers`):
+primes, even and odd, a tip, a bill split, a factorial, an average.
 
     arithmetic.answer("what is twelve times seven")   # "12 times 7 is 84."
     arithmetic.answer("What's 100 / 7?")              # "100 divided by 7 is about 14.2857."
@@ -64,6 +65,77 @@ _VERB_SUM = {"add": "{a} plus {b}", "subtract": "{b} minus {a}", "take": "{b} mi
              "multiply": "{a} times {b}", "divide": "{a} divided by {b}"}  # fmt: skip
 
 
+# Questions about numbers that are not a sum: "is 17 a prime number", "what's a 20 percent tip on
+# 45 dollars", "split 90 dollars three ways", "what's 10 factorial", "the average of 3, 4 and 5"
+_MONEY = (
+    rf"(?:\$ ?)?(?P<n>{_NUMBER})(?: (?P<unit>dollars?|euros?|pounds?|bucks)"
+    r"(?: and (?P<cents>\d\d?) cents?)?)?"
+)
+_ABOUT_NUMBERS = {
+    kind: re.compile(rf"{LEAD_IN}(?:{asked})(?: please)?")
+    for kind, asked in {
+        "prime": r"is (?P<n>\d+) (?:a )?prime(?: number)?",
+        "even": r"is (?P<n>\d+) (?:an )?(?P<parity>even|odd)(?: number)?",
+        "tip": rf"(?:what's|what is|how much is|calculate) (?:a |the )?(?P<p>{_NUMBER}) percent tip"
+        rf" (?:on|for) {_MONEY}",
+        "split": rf"split {_MONEY} (?:(?P<k>\d+) ways|(?:between|among) (?P<people>\d+)"
+        r"(?: people| of us)?)",
+        "factorial": r"(?:what's|what is)? ?(?P<n>\d+) factorial"
+        r"|(?:what's |what is )?the factorial of (?P<m>\d+)",
+        "average": rf"(?:what's|what is) the (?:average|mean) of (?P<ns>{_NUMBER}(?:,? (?:and )?{_NUMBER})+)",
+    }.items()
+}
+MAX_FACTORIAL = 17  # 18! is over TOO_LARGE
+MAX_PRIME = 10**12  # trial division stays under a millisecond-ish here (1e6 steps)
+
+
+def about_numbers(said: str) -> str | None:
+    """The answer to a question about numbers that is not a sum (`_ABOUT_NUMBERS`), or None."""
+    kind, m = next(((k, m) for k, p in _ABOUT_NUMBERS.items() if (m := p.fullmatch(said))), (None, None))
+    if m is None:
+        return None
+    if kind == "prime":
+        n = int(m["n"])
+        if n > MAX_PRIME:
+            return None
+        factor = next((f for f in range(2, math.isqrt(n) + 1) if n % f == 0), None)
+        if n < 2:
+            return f"No, {n} is not a prime number."
+        if factor is None:
+            return f"Yes, {n} is a prime number."
+        return f"No, {n} is not a prime number: it's {factor} times {n // factor}."
+    if kind == "even":
+        n, parity = int(m["n"]), m["parity"]
+        is_it = (n % 2 == 0) == (parity == "even")
+        return f"{'Yes' if is_it else 'No'}, {n} is {'' if is_it else 'not '}{parity}."
+    if kind == "factorial":
+        n = int(m["n"] or m["m"])
+        return f"{n} factorial is {math.factorial(n)}." if n <= MAX_FACTORIAL else TOO_LARGE_TO_SAY
+    if kind == "average":
+        numbers = re.findall(_NUMBER, m["ns"])
+        mean = sum(map(float, numbers)) / len(numbers)
+        return f"The average of {', '.join(numbers[:-1])} and {numbers[-1]} is {spoken_number(mean)}."
+    amount = float(m["n"]) + (int(m["cents"]) / 100 if m["cents"] else 0)
+    unit = m["unit"] or ""
+    if kind == "tip":
+        tip = amount * float(m["p"]) / 100
+        return (
+            f"A {m['p']} percent tip on {_money(amount, unit)} is {_money(tip, unit)}:"
+            f" {_money(amount + tip, unit)} in all."
+        )
+    ways = int(m["k"] or m["people"])
+    if ways < 2:
+        return None
+    return f"{_money(amount, unit)} split {ways} ways is {_money(amount / ways, unit)} each."
+
+
+def _money(amount: float, unit: str) -> str:
+    """45 → "45 dollars", 6.75 → "6.75 dollars", 15.0 → "15": cents when there are any."""
+    text = f"{amount:.2f}".removesuffix(".00")
+    unit = {"buck": "dollar", "bucks": "dollars"}.get(unit, unit)
+    return f"{text} {unit.rstrip('s') + 's' * (text != '1')}" if unit else text
+
+
 class _Unanswerable(ValueError):
     """A sum with no answer to say (a division by zero); its message is the spoken reply."""
 
@@ -71,6 +143,8 @@ class _Unanswerable(ValueError):
 def answer(text: str) -> str | None:
     """ "<the sum> is <its value>." for a question that is only a sum, or None for any other text."""
     said = in_digits(text)
+    if (known := about_numbers(said)) is not None:
+        return known
     if verb := _VERB.fullmatch(said):
         said = _VERB_SUM[verb["verb"]].format(a=verb["a"], b=verb["b"])
     elif sum_ := _SUM.fullmatch(said):

@@ -34,6 +34,26 @@ from assistant import arithmetic
         ("what is a third of ninety", "A third of 90 is 30."),
         ("what's two thirds of sixty", "2 thirds of 60 is 40."),
         ("what is three quarters of eighty plus one", "3 quarters of 80 plus 1 is 61."),
+        # about numbers, not a sum (the LLM: "A twenty-five percent tip on a dollar is thirty five
+        # cents.", and of 17 "A number is a prime number if it has no positive integer divisors ...")
+        ("is seventeen a prime number", "Yes, 17 is a prime number."),
+        ("is 91 prime", "No, 91 is not a prime number: it's 7 times 13."),
+        ("is one a prime number", "No, 1 is not a prime number."),
+        ("is twelve even", "Yes, 12 is even."),
+        ("is seven an even number", "No, 7 is not even."),
+        (
+            "what's a twenty percent tip on forty five dollars",
+            "A 20 percent tip on 45 dollars is 9 dollars: 54 dollars in all.",
+        ),
+        (
+            "what is a 15% tip on $62.50",
+            "A 15 percent tip on 62.50 dollars is 9.38 dollars: 71.88 dollars in all.",
+        ),
+        ("split ninety dollars three ways", "90 dollars split 3 ways is 30 dollars each."),
+        ("split 100 euros between 3 people", "100 euros split 3 ways is 33.33 euros each."),
+        ("what's ten factorial", "10 factorial is 3628800."),
+        ("what is the factorial of twenty", "That number is too large to say."),
+        ("what is the average of three, four and five", "The average of 3, 4 and 5 is 4."),
         # no number to say
         ("what is ten divided by zero", "You can't divide by zero: there is no answer."),
         ("what is the square root of minus four", "That has no answer in real numbers."),
