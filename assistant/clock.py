@@ -9,7 +9,7 @@ clock; "what time is it in Tokyo" from the tz database (`zoneinfo`: a zone named
 country of the database's own tables, or one of `PLACES`, the US states among them; a country of
 several zones by its main one, `MAIN_ZONES`; a place it does not know goes to the LLM), and the
 time difference between two places, or a place and this computer ("Tokyo is 9 hours ahead of
-London.", `difference`: the LLM said "approximately 2 hours, 30 minutes"); anything
+London.", `_difference`: the LLM said "approximately 2 hours, 30 minutes"); anything
 more ("what's the date of the
 moon landing") goes to the LLM as before. Matched on `asr.text.normalize()`d text, the
 recognizer's own spelling, so typed and spoken questions alike.
@@ -78,7 +78,7 @@ _DIFFERENCE = re.compile(  # "what's the time difference between london and toky
     rf"|{LEAD_IN}how many hours (?:ahead|behind) (?:is|are) (?P<ahead>{_PLACE})"
 )
 # Places people ask about that no zone is named after (the tz database names a zone by one city),
-# and the US states by the zone most of their people live in
+# the US states by the zone most of their people live in, and Australia's and Canada's
 PLACES = {
     "san francisco": "America/Los_Angeles", "seattle": "America/Los_Angeles",
     "washington": "America/New_York", "boston": "America/New_York",
@@ -102,6 +102,12 @@ PLACES = {
     **dict.fromkeys(("colorado", "idaho", "montana", "new mexico", "utah", "wyoming"), "America/Denver"),
     **dict.fromkeys(("california", "nevada", "oregon", "washington state"), "America/Los_Angeles"),
     "arizona": "America/Phoenix", "alaska": "America/Anchorage", "hawaii": "Pacific/Honolulu",
+    # the states and provinces of the other large countries of several zones
+    "new south wales": "Australia/Sydney", "western australia": "Australia/Perth",
+    "south australia": "Australia/Adelaide", "northern territory": "Australia/Darwin",
+    "ontario": "America/Toronto", "quebec": "America/Toronto", "british columbia": "America/Vancouver",
+    "alberta": "America/Edmonton", "manitoba": "America/Winnipeg", "nova scotia": "America/Halifax",
+    "new brunswick": "America/Moncton", "bali": "Asia/Makassar",
 }  # fmt: skip
 # Countries of several time zones, by the one most of their people live in (said with its city)
 MAIN_ZONES = {
@@ -157,12 +163,12 @@ def _countries() -> dict[str, list[str]]:
     return countries
 
 
-def time_in(text: str, now: datetime | None = None) -> str | None:
+def _time_in(said: str, now: datetime | None = None) -> str | None:
     """ "It's 5:56 AM on Monday in Tokyo." for "what time is it in tokyo" (the day said when it is
     not today's here), "in Kenya", "in Texas"; for a country of several time zones, its main one's
     ("It's 7:56 AM in Sydney; Australia has 5 time zones."). None for any other question, or a place
-    it does not know."""
-    m = _ELSEWHERE.fullmatch(normalize(text))
+    it does not know. `said`: normalized."""
+    m = _ELSEWHERE.fullmatch(said)
     here = (now or datetime.now()).astimezone()
     if m is None or (found := _place(m["place"], here)) is None:
         return None
@@ -174,12 +180,12 @@ def time_in(text: str, now: datetime | None = None) -> str | None:
     return f"It's {time_of_day(there)}{day} in {name}{more}."
 
 
-def difference(text: str, now: datetime | None = None) -> str | None:
+def _difference(said: str, now: datetime | None = None) -> str | None:
     """ "Tokyo is 9 hours ahead of London." for "what's the time difference between london and
     tokyo" (the LLM: "approximately 2 hours, 30 minutes"); "... ahead of you." for one place
     ("what's the time difference with tokyo", "how many hours ahead is tokyo"), from this computer's
-    zone. None for any other question, or a place it does not know."""
-    m = _DIFFERENCE.fullmatch(normalize(text))
+    zone. None for any other question, or a place it does not know. `said`: normalized."""
+    m = _DIFFERENCE.fullmatch(said)
     if m is None:
         return None
     here = (now or datetime.now()).astimezone()
@@ -249,9 +255,10 @@ def kind_of(text: str) -> str | None:
 
 def answer(text: str, now: datetime | None = None) -> str | None:
     """The spoken answer to a clock question, from the local clock (`now`); None for any other text."""
-    kind = kind_of(text)
+    said = normalize(text)
+    kind = next((kind for kind, pattern in _PATTERNS.items() if pattern.fullmatch(said)), None)
     if kind is None:
-        return time_in(text, now) or difference(text, now)
+        return _time_in(said, now) or _difference(said, now)
     now = now or datetime.now()
     said = {
         "time": time_of_day(now),

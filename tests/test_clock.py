@@ -85,6 +85,9 @@ def test_the_local_clock_by_default():
         ("what time is it in saint lucia", "It's 4:56 PM in Saint Lucia."),
         ("what time is it in texas", "It's 2:56 PM in Texas."),
         ("what time is it in arizona", "It's 1:56 PM in Arizona."),  # no summer time there
+        ("what time is it in western australia", "It's 4:56 AM on Tuesday in Western Australia."),
+        ("what time is it in queensland", "It's 6:56 AM on Tuesday in Queensland."),  # the tz's own name
+        ("what time is it in british columbia", "It's 12:56 PM in British Columbia."),
         ("what time is it in australia", "It's 7:56 AM on Tuesday in Sydney; Australia has 6 time zones."),
         (
             "what time is it in the united states",
