@@ -3,8 +3,9 @@
 The assistant keeps every turn in its memory file, and says so when asked whether it is private
 (`limits.py`); `assistant memory clear` erases it from a terminal. By voice the same needs a
 confirmation, since a misheard request must not cost the user their history: "forget everything"
-is answered with a question (ASK), and only a "yes" as the next request, within CONFIRM_S, clears
-the memory (`Pipeline.forgetting`; the rows are overwritten on disk, as `memory clear` does).
+is answered with a question (ASK), and only a "yes" as the next request, within
+`pipeline.ANSWER_WITHIN_S`, clears the memory (`Pipeline.forgetting`; the rows are overwritten on
+disk, as `memory clear` does).
 Anything else as the next request keeps it. Neither is started ahead of the endpoint.
 
     forget.kind_of("please forget our conversation")   # "forget"
@@ -18,7 +19,6 @@ import re
 from assistant import phrases
 from assistant.phrases import LEAD_IN
 
-CONFIRM_S = 30.0  # a "yes" later than this after the question confirms nothing
 ASK = "Shall I forget our whole conversation? Say yes to forget it, or anything else to keep it."
 KEPT = "Okay, I'll keep it."
 NOTHING = "There is nothing to forget: our conversation is empty."

@@ -10,7 +10,8 @@ list; "grocery" is the shopping list too, "todo" the to do list; any other name 
 ("add sunscreen to my packing list"); with no list named, "add milk" and "we're out of eggs" are
 the shopping list's, unless a number or another kind of thing is in it (_NOT_SHOPPING). Items are
 the words as heard, one for each part between "and"s (and commas, when typed): "salt and pepper" is
-two, as a bought-by-the-item list wants.
+two, as a bought-by-the-item list wants. "Add it to the list" asks what to add, and the items alone
+are the answer (`parse`'s `adding_to`, `Pipeline.listing`).
 Matched on `asr.text.normalize()`d text, as `timers.py` is.
 
     request = lists.parse("add milk to my shopping list")   # ListRequest("add", "shopping", ("milk",))
@@ -43,6 +44,15 @@ _NUMBER_WORDS = {normalize(str(n)).split()[-1] for n in range(1, 100)} | {
     "a",
     "an",
 }
+# The items alone, after "What should I add ...?": a few words, not a question nor a request of the
+# assistant's own ("call the bank" is a to do list's item)
+MAX_ANSWER_WORDS = 6
+_NOT_AN_ANSWER = {
+    "what", "what's", "how", "when", "where", "who", "why", "is", "are", "do", "does", "can", "could",
+    "would", "will", "set", "tell", "remind", "wake", "cancel", "stop", "never", "no", "nope", "nothing",
+    "yes", "thanks", "thank", "forget", "clear", "remove", "delete", "i", "i'm", "it's", "that's", "okay",
+    "ok", "hello", "hi", "hey",
+}  # fmt: skip
 MAX_READ = 20  # items read out at most; the rest are counted
 _LIST = r"(?:the |my |our |a )?(?:(?P<name>[a-z']+(?: [a-z']+)?) )?list"
 _TAIL = r"(?: too| as well| please)*"
@@ -76,11 +86,14 @@ class ListRequest(NamedTuple):
     what: str  # "add", "remove", "has", "read", "clear" (a list), "lists" (which there are), "ask" (what
     # to add or remove: "add it to the list")
     name: str = DEFAULT  # the list: "shopping", "to do", "notes", "packing"
-    items: tuple[str, ...] = ()  # add, remove, has: as said back ("your car is on level three")
+    items: tuple[str, ...] = ()  # add, remove, has: as said back ("your car is on level three"); ask:
+    # what was asked ("add")
 
 
-def parse(text: str) -> ListRequest | None:
-    """What `text` asks of the lists; None when it is not about one."""
+def parse(text: str, adding_to: str | None = None) -> ListRequest | None:
+    """What `text` asks of the lists; None when it is not about one. `adding_to`: the list the user
+    was just asked what to add to ("What should I add to your shopping list?"), so the items alone
+    ("milk and eggs") are added."""
     said = normalize(text)
     split = normalize(re.sub(r",\s+", " and ", text))  # typed commas part items, as "and"s do
     for kind, pattern in _REQUESTS:
@@ -98,11 +111,15 @@ def parse(text: str) -> ListRequest | None:
             return ListRequest("add", DEFAULT, items)
         name = _SAME.get(m["name"] or DEFAULT, m["name"] or DEFAULT)  # "grocery": shopping
         if kind == "ask":
-            return ListRequest("ask", name)
+            return ListRequest("ask", name, ("add",))
         items = _items(m.groupdict().get("items") or "")
         if any(item in _UNSAID for item in items):  # "add it to the list": what is it?
-            return ListRequest("ask", name)
+            return ListRequest("ask", name, (kind,))
         return ListRequest(kind, name, items)
+    words = split.split()
+    if adding_to is not None and 0 < len(words) <= MAX_ANSWER_WORDS and words[0] not in _NOT_AN_ANSWER:
+        items = _items(split)
+        return ListRequest("add", adding_to, items) if not set(items) & _UNSAID else None
     return None
 
 
@@ -125,7 +142,10 @@ def answer(request: ListRequest, memory) -> str:
     """Do what `request` asks of `memory` (an open `Memory`; call it on its thread) and say so."""
     name, items = request.name, list(request.items)
     if request.what == "ask":
-        return f"Which? Say, for example: add milk to {_yours(name)}."
+        if items == ["add"]:
+            return f"What should I add to {_yours(name)}?"
+        example = "remove milk from" if items == ["remove"] else "is milk on"
+        return f"Which? Say, for example: {example} {_yours(name)}."
     if request.what == "lists":
         counts = [(n, len(memory.list_items(n))) for n in memory.list_names()]
         if not counts:

@@ -7,7 +7,7 @@ greeted "hello, Sam" but called itself Sam too ("I'm Sam, the AI assistant") in 
 so the name is not put in the prompt: it is kept in the memory file (`Memory.set_fact`), said back
 when asked, and outlives a restart and "forget our conversation", as the lists do; "forget my
 name" removes it. "My name is" with no name, or "that's not my name", asks for it, and the name
-alone ("Sam") is the answer within ASK_S (`Pipeline.naming`). Matched on `asr.text.normalize()`d
+alone ("Sam") is the answer, as the next request (`Pipeline.naming`). Matched on `asr.text.normalize()`d
 text, as `lists.py` is.
 
     request = names.parse("my name is mary ann")   # NameRequest("set", "Mary Ann")
@@ -23,7 +23,6 @@ from assistant.asr.text import normalize
 from assistant.phrases import LEAD_IN
 
 KEY = "name"  # its key among `Memory.set_fact`'s facts
-ASK_S = 30.0  # the name alone answers "What's your name?" this long after it was asked
 ASK = "What's your name? Say: my name is, and then your name."  # no example name: the LLM took one up
 MAX_WORDS = 3  # "mary ann smith"; more is a sentence, not a name
 # Words a name is not made of: "call me back", "call me a taxi", "my name is not important".

@@ -140,15 +140,11 @@ class AnswerStage(Stage):
             ("dismiss", lambda: dismiss.answer(text)),
             ("limits", lambda: limits.answer(text)),
         )
-        if (known := await pipe.forgetting(text)) is not None:  # database jobs: not among the above
-            turn.answered_by = "forget"
-            return await self._answer_here(frame, known)
-        if (known := await pipe.listing(text)) is not None:
-            turn.answered_by = "lists"
-            return await self._answer_here(frame, known)
-        if (known := await pipe.naming(text)) is not None:
-            turn.answered_by = "names"
-            return await self._answer_here(frame, known)
+        asked, pipe.asked_back = pipe.asked_back_now(), None  # this request answers it, or drops it
+        for source, job in (("forget", pipe.forgetting), ("lists", pipe.listing), ("names", pipe.naming)):
+            if (known := await job(text, asked)) is not None:  # database jobs: not among the above
+                turn.answered_by = source
+                return await self._answer_here(frame, known)
         for source, answerer in answerers:
             if (known := answerer()) is not None:
                 turn.answered_by = source
@@ -442,6 +438,20 @@ class TurnEndStage(Stage):
             await self.pipeline.finish_turn(frame.turn)
 
 
+ANSWER_WITHIN_S = 30.0  # a question asked back is answered by the next request alone this long after
+
+
+@dataclass(frozen=True)
+class AskedBack:
+    """A question the assistant asked back, which the next request alone may answer: "Shall I forget
+    our whole conversation?" ("yes"), "What's your name?" ("Sam"), "What should I add to your shopping
+    list?" ("milk"). Any other request drops it (`AnswerStage.process`)."""
+
+    about: str  # "forget", "name", "list"
+    which: str = ""  # "list": the list's name
+    at: float = field(default_factory=time.monotonic)
+
+
 @dataclass
 class Pipeline:
     """The assistant's answering half; `listen.py` feeds it voice, `cli chat` typed text."""
@@ -457,8 +467,9 @@ class Pipeline:
     ahead: Turn | None = None  # a turn started ahead of its endpoint, not confirmed yet
     last_answer: Turn | None = None  # the last finished turn that said something: "say that again"
     last_heard: str = ""  # the user's words in the last finished turn that had any: "what did I say?"
-    _forget_asked: float | None = None  # time.monotonic() when "forget our conversation?" was asked
-    _name_asked: float | None = None  # ... and when "What's your name?" was
+    asked_back: AskedBack | None = (
+        None  # the last question the assistant asked back, if it was the last answer
+    )
     _done: dict[int, asyncio.Event] = field(default_factory=dict)
     _memory_thread: ThreadPoolExecutor | None = None
     _log_warned: bool = False  # the latency log's failure was reported; not again until it works
@@ -558,16 +569,16 @@ class Pipeline:
             return str(err)
         return ""
 
-    async def forgetting(self, text: str) -> str | None:
+    async def forgetting(self, text: str, asked: AskedBack | None = None) -> str | None:
         """The reply to a request to forget the conversation (a question back), or to the answer to
-        that question: a "yes" within forget.CONFIRM_S clears the memory. None for any other text,
-        which also drops a question still open (anything else keeps the conversation)."""
+        that question (`asked`): a "yes" clears the memory. None for any other text (which keeps
+        the conversation)."""
         kind = forget.kind_of(text)
-        confirming, self._forget_asked = self.forget_pending(), None
+        confirming = asked is not None and asked.about == "forget"
         if kind == "forget":
             if not await self._on_memory_thread(self.memory.count):
                 return forget.NOTHING
-            self._forget_asked = time.monotonic()
+            self.asked_back = AskedBack("forget")
             return forget.ASK
         if confirming and kind == "yes":
             deleted = await asyncio.shield(self._on_memory_thread(self.memory.clear))
@@ -577,29 +588,32 @@ class Pipeline:
             return forget.KEPT
         return None
 
-    async def listing(self, text: str) -> str | None:
+    async def listing(self, text: str, asked: AskedBack | None = None) -> str | None:
         """The reply to a request about a list or the notes (`lists.py`), done in the memory file;
-        None for any other text."""
-        if (request := lists.parse(text)) is None:
+        None for any other text. After "What should I add to your shopping list?" (`asked`), the
+        item alone is added."""
+        adding_to = asked.which if asked is not None and asked.about == "list" else None
+        if (request := lists.parse(text, adding_to)) is None:
             return None
+        if request.what == "ask" and request.items == ("add",):
+            self.asked_back = AskedBack("list", request.name)
         return await self._in_memory_file(lists.answer, request, "your lists")
 
-    async def naming(self, text: str) -> str | None:
+    async def naming(self, text: str, asked: AskedBack | None = None) -> str | None:
         """The reply to a request about the user's name (`names.py`), kept in the memory file; None
-        for any other text, which also drops a question for the name still open: the name alone
-        answers it only as the next request, within names.ASK_S."""
-        asked, self._name_asked = self.name_pending(), None
-        if (request := names.parse(text, asked)) is None:
+        for any other text. After "What's your name?" (`asked`), the name alone sets it."""
+        request = names.parse(text, asked is not None and asked.about == "name")
+        if request is None:
             return None
         reply = await self._in_memory_file(names.answer, request, "your name")
         if reply.endswith(names.ASK):
-            self._name_asked = time.monotonic()
+            self.asked_back = AskedBack("name")
         return reply
 
-    def name_pending(self) -> bool:
-        """The user was asked for their name, and has not answered yet."""
-        asked = self._name_asked
-        return asked is not None and time.monotonic() - asked < names.ASK_S
+    def asked_back_now(self) -> AskedBack | None:
+        """The question asked back, while the next request alone may still answer it (ANSWER_WITHIN_S)."""
+        asked = self.asked_back
+        return asked if asked is not None and time.monotonic() - asked.at < ANSWER_WITHIN_S else None
 
     async def _in_memory_file(self, answer, request, what: str) -> str:
         """`answer(request, memory)` done on the memory's thread. A file that cannot be written is
@@ -609,11 +623,6 @@ class Pipeline:
         except sqlite3.Error as err:
             self.observer.warning(f"memory database {self.memory.path}: {gist(err)}")
             return f"I can't reach {what}: the memory file failed ({gist(err)})."
-
-    def forget_pending(self) -> bool:
-        """The user was asked whether to forget the conversation, and has not answered yet."""
-        asked = self._forget_asked
-        return asked is not None and time.monotonic() - asked < forget.CONFIRM_S
 
     async def remember(self, role: str, text: str, interrupted: bool = False, recent: int = 0):
         """Write one turn on the memory's own thread; optionally read back the newest `recent` turns."""
@@ -652,17 +661,14 @@ class Pipeline:
         text = text.strip()
         if self.busy or self.ahead is not None or not text or not self.stages:
             return None
-        if any(
-            changes(text) is not None for changes in (parse_request, voice.kind_of, lists.parse, names.parse)
-        ):
+        changes = (parse_request, voice.kind_of, lists.parse, names.parse)
+        if any(change(text) is not None for change in changes):
             return (
                 None  # a timer is set (the voice's rate, a list, the name changed) once the request is final
             )
-        if self.name_pending():
-            return None  # nor is "Sam" after "What's your name?"
-        if self.timers is not None and self.timers.asking:
-            return None  # nor is "ten minutes" after "For how long?"
-        if forget.kind_of(text) == "forget" or self.forget_pending():
+        if self.asked_back_now() is not None or (self.timers is not None and self.timers.asking):
+            return None  # nor is "Sam" after "What's your name?", "ten minutes" after "For how long?"
+        if forget.kind_of(text) == "forget":
             return None  # nor is the conversation forgotten, or asked about, before it is
         history = await self._recent(self.config.memory.window_turns)  # before the user text is in it
         turn = self._new_turn(text)

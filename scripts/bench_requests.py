@@ -151,7 +151,7 @@ def outcome(got: tuple[str, object], expected: tuple[str, object]) -> str:
     if isinstance(asked, Request) and asked.what in ("set", "alarm", "remind") and asked.seconds is None:
         return "asked back"  # "When? Say, for example: ...": nothing set
     if isinstance(asked, ListRequest) and asked.what == "ask":
-        return "asked back"  # "add it to the list": "Which? ..."
+        return "asked back"  # "add it to the list": "What should I add ...?"
     return "wrong answer"
 
 

@@ -35,9 +35,10 @@ from assistant.memory import Memory
         ("read my notes", ListRequest("read", "notes")),
         ("delete my notes", ListRequest("clear", "notes")),
         ("what lists do I have", ListRequest("lists", "")),
-        ("add it to the list", ListRequest("ask", "shopping")),  # what is it? asked back
-        ("add something to my to do list", ListRequest("ask", "to do")),
-        ("add to my shopping list", ListRequest("ask", "shopping")),
+        ("add it to the list", ListRequest("ask", "shopping", ("add",))),  # what is it? asked back
+        ("add something to my to do list", ListRequest("ask", "to do", ("add",))),
+        ("add to my shopping list", ListRequest("ask", "shopping", ("add",))),
+        ("remove it from the list", ListRequest("ask", "shopping", ("remove",))),
         # no list named: the shopping list (the LLM said "I'll be happy to add milk!", "We're out of eggs!")
         ("add milk", ListRequest("add", "shopping", ("milk",))),
         ("add eggs, bread and butter", ListRequest("add", "shopping", ("eggs", "bread", "butter"))),
@@ -101,7 +102,11 @@ def test_a_shopping_list_is_kept_read_and_changed(memory):
     assert memory.list_items("shopping") == ["eggs", "bread"]
     assert _say(memory, "clear my shopping list") == "Cleared your shopping list: eggs and bread."
     assert _say(memory, "clear my shopping list") == "Your shopping list is empty."
-    assert _say(memory, "add it to my list") == "Which? Say, for example: add milk to your shopping list."
+    assert _say(memory, "add it to my list") == "What should I add to your shopping list?"
+    assert (
+        _say(memory, "take it off the list")
+        == "Which? Say, for example: remove milk from your shopping list."
+    )
 
 
 def test_lists_of_other_names_notes_and_which_lists_there_are(memory):
@@ -156,3 +161,23 @@ def test_a_memory_file_of_the_version_before_lists_gains_them_and_keeps_its_turn
     assert _say(memory, "add milk to my shopping list") == "Added milk to your shopping list."
     assert [t.text for t in memory.recent(5)] == ["before lists were kept"]
     memory.close()
+
+
+@pytest.mark.parametrize(
+    ("said", "parsed"),
+    [
+        ("Milk.", ListRequest("add", "shopping", ("milk",))),
+        ("oat milk, bread and eggs", ListRequest("add", "shopping", ("oat milk", "bread", "eggs"))),
+        ("call the bank", ListRequest("add", "to do", ("call the bank",))),  # asked of the to do list
+        # not items: a request of its own, or nothing
+        ("what time is it", None),
+        ("never mind", None),
+        ("set a timer for five minutes", None),
+        ("it", None),
+        ("please remember to pick up the kids from school at three thirty today", None),  # too long
+    ],
+)
+def test_the_items_alone_answer_what_should_i_add(said, parsed):
+    asked = "to do" if said == "call the bank" else "shopping"
+    assert lists.parse(said, adding_to=asked) == parsed
+    assert lists.parse(said) is None  # not asked: the LLM's, or another answerer's

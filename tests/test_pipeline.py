@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import threading
 import time
+from dataclasses import replace
 from datetime import datetime
 
 import numpy as np
@@ -25,6 +26,7 @@ from assistant.config import AudioConfig, Config, LlmConfig, MemoryConfig, Metri
 from assistant.console import Console
 from assistant.llm import ModelLoadError
 from assistant.memory import Memory
+from assistant.pipeline import ANSWER_WITHIN_S
 
 SPOKEN_MARKS = {
     "turn_start", "prompt_built", "llm_first_token", "first_clause", "tts_first_audio", "playback_start",
@@ -781,7 +783,7 @@ def test_a_sum_or_a_conversion_is_worked_out_not_guessed_by_the_llm(tmp_path):
 
 def test_the_conversation_is_forgotten_by_voice_only_after_a_yes(tmp_path):
     """ "Forget our conversation" asks back; only a "yes" as the next request, within
-    forget.CONFIRM_S, clears the memory. Anything else, a "no", or a "yes" too late keeps it."""
+    ANSWER_WITHIN_S, clears the memory. Anything else, a "no", or a "yes" too late keeps it."""
     cfg = _config(tmp_path)
 
     async def body(pipe):
@@ -798,7 +800,7 @@ def test_the_conversation_is_forgotten_by_voice_only_after_a_yes(tmp_path):
         await pipe.ask("Forget everything.")
         said["no"] = await pipe.ask("No.")
         await pipe.ask("Forget everything.")
-        pipe._forget_asked -= forget.CONFIRM_S + 1  # the yes comes too late
+        pipe.asked_back = replace(pipe.asked_back, at=pipe.asked_back.at - ANSWER_WITHIN_S - 1)  # too late
         said["expired"] = await pipe.ask("Yes.")
         return said, after_yes
 
@@ -825,11 +827,16 @@ def test_a_list_is_kept_by_voice_across_a_restart_and_a_failed_write_is_said(tmp
         assert await pipe.start_ahead("add milk to my shopping list") is None
         added = await pipe.ask("Add milk and eggs to my shopping list.")
         removed = await pipe.ask("Remove the eggs from the list.")
-        return added, removed
+        asked = await pipe.ask("Add to my shopping list.")
+        assert await pipe.start_ahead("Bread.") is None  # the answer alone: not ahead of the endpoint
+        bread = await pipe.ask("Bread.")
+        return added, removed, asked, bread
 
-    added, removed = asyncio.run(_session(cfg, body, speak=False, observer=console))
+    added, removed, asked, bread = asyncio.run(_session(cfg, body, speak=False, observer=console))
     assert added.answer_text == "Added milk and eggs to your shopping list."
     assert removed.answer_text == "Removed eggs from your shopping list."
+    assert asked.answer_text == "What should I add to your shopping list?"
+    assert bread.answer_text == "Added bread to your shopping list."
 
     async def restarted(pipe):
         read = await pipe.ask("What's on my shopping list?")
@@ -840,12 +847,12 @@ def test_a_list_is_kept_by_voice_across_a_restart_and_a_failed_write_is_said(tmp
         return read, failed, after
 
     read, failed, after = asyncio.run(_session(cfg, restarted, speak=False, observer=console))
-    assert read.answer_text == "Your shopping list has 1 item: milk."
+    assert read.answer_text == "Your shopping list has 2 items: milk and bread."
     assert failed.answer_text.startswith("I can't reach your lists: the memory file failed (")
     assert "no such table: list_items" in failed.answer_text
     assert after.answer_text == "2 plus 2 is 4."
     assert "memory database" in console.out.getvalue()  # and a warning line
-    assert [r["answered_by"] for r in _log(cfg)] == ["lists", "lists", "lists", "lists", "arithmetic"]
+    assert [r["answered_by"] for r in _log(cfg)] == ["lists"] * 6 + ["arithmetic"]
     assert ("user", "Add bread to the list.") in [(t.role, t.text) for t in _stored(cfg)]
 
 
