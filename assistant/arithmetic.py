@@ -21,6 +21,7 @@ import re
 
 from text_to_num import alpha2digit
 
+from assistant import phrases
 from assistant.asr.text import normalize
 from assistant.phrases import LEAD_IN
 
@@ -71,9 +72,8 @@ _MONEY = (
     rf"(?:\$ ?)?(?P<n>{_NUMBER})(?: (?P<unit>dollars?|euros?|pounds?|bucks)"
     r"(?: and (?P<cents>\d\d?) cents?)?)?"
 )
-_ABOUT_NUMBERS = {
-    kind: re.compile(rf"{LEAD_IN}(?:{asked})(?: please)?")
-    for kind, asked in {
+_ABOUT_NUMBERS = phrases.requests(
+    {
         "prime": r"is (?P<n>\d+) (?:a )?prime(?: number)?",
         "even": r"is (?P<n>\d+) (?:an )?(?P<parity>even|odd)(?: number)?",
         "tip": rf"(?:what's|what is|how much is|calculate) (?:a |the )?(?P<p>{_NUMBER}) percent tip"
@@ -83,15 +83,15 @@ _ABOUT_NUMBERS = {
         "factorial": r"(?:what's|what is)? ?(?P<n>\d+) factorial"
         r"|(?:what's |what is )?the factorial of (?P<m>\d+)",
         "average": rf"(?:what's|what is) the (?:average|mean) of (?P<ns>{_NUMBER}(?:,? (?:and )?{_NUMBER})+)",
-    }.items()
-}
+    }
+)
 MAX_FACTORIAL = 17  # 18! is over TOO_LARGE
 MAX_PRIME = 10**12  # trial division stays under a millisecond-ish here (1e6 steps)
 
 
 def about_numbers(said: str) -> str | None:
     """The answer to a question about numbers that is not a sum (`_ABOUT_NUMBERS`), or None."""
-    kind, m = next(((k, m) for k, p in _ABOUT_NUMBERS.items() if (m := p.fullmatch(said))), (None, None))
+    kind, m = phrases.first_match(_ABOUT_NUMBERS, said)
     if m is None:
         return None
     if kind == "prime":

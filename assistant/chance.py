@@ -14,10 +14,10 @@ are.
 from __future__ import annotations
 
 import random
-import re
 
+from assistant import phrases
 from assistant.arithmetic import in_digits
-from assistant.phrases import LEAD_IN, listed
+from assistant.phrases import listed
 
 MAX_DICE = 10  # "roll 50 dice" is not a roll to read out
 MAX_SIDES = 1000
@@ -29,16 +29,14 @@ _PATTERNS = {
     "number": r"(?:pick|choose|give me|tell me|say) (?:me )?(?:a )?(?:random )?number"
     r"(?: (?:between|from) (?P<low>-?\d+) (?:and|to) (?P<high>-?\d+))?",
 }
-_REQUESTS = {
-    kind: re.compile(rf"{LEAD_IN}(?:{asked})(?: for me)?(?: please)?") for kind, asked in _PATTERNS.items()
-}
+_REQUESTS = phrases.requests(_PATTERNS, tail=r"(?: for me)?(?: please)?")
 NUMBER_RANGE = (1, 100)  # "pick a number", with no range said
 
 
 def answer(text: str, rng: random.Random | None = None) -> str | None:
     """A coin flipped, dice rolled or a number picked, as asked; None for any other text."""
     said = in_digits(text)
-    kind, m = next(((k, m) for k, p in _REQUESTS.items() if (m := p.fullmatch(said))), (None, None))
+    kind, m = phrases.first_match(_REQUESTS, said)
     if kind is None:
         return None
     rng = rng or random.Random()

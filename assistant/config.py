@@ -194,6 +194,7 @@ class LlmConfig(Section):
 class TtsConfig(Section):
     voice: OptionalFile
     length_scale: float = Field(1.0, gt=0.2, le=5)
+    volume: int = Field(10, ge=1, le=10)
     clause_pause_ms: int = Field(120, ge=0, le=2000)
     threads: int = Field(1, ge=1, le=64)
 

@@ -28,6 +28,7 @@ from datetime import date, datetime
 from dateutil.easter import easter
 from dateutil.relativedelta import MO, SU, TH, relativedelta
 
+from assistant import phrases
 from assistant.arithmetic import in_digits
 from assistant.asr.text import normalize
 from assistant.clock import DAYS, MONTHS, date_of, time_of_day
@@ -76,9 +77,8 @@ _YEAR = r"(?P<year>\d\d ?\d\d)"  # "20 28", as in_digits writes "twenty twenty e
 _MONTH = rf"(?P<month>{'|'.join(m.lower() for m in MONTHS)}|this month)(?: this year| {_YEAR})?"
 # the calendar itself: "how many days are left in the year", "what week is it", "is 2028 a leap year",
 # "how many days are in february"
-_CALENDAR = {
-    kind: re.compile(rf"{LEAD_IN}(?:{asked})(?: please)?")
-    for kind, asked in {
+_CALENDAR = phrases.requests(
+    {
         "left": r"(?:how )?many (?:more )?days (?:are )?(?:there )?(?:left|remaining|to go)"
         r" (?:in|of) (?:the|this) year",
         "week": r"(?:what|which) week (?:of the year |number )?is (?:it|this)(?: today| now)?"
@@ -87,14 +87,13 @@ _CALENDAR = {
         "leap": rf"is (?:{_YEAR}|it|this year|next year) (?:a )?leap year",
         "month": rf"(?:how )?many days (?:are )?(?:there )?in {_MONTH}",
         "month has": rf"how many days does {_MONTH} have",
-    }.items()
-}
+    }
+)
 
 
 _YEAR_ONLY = r"(?P<year>\d\d ?\d\d)"
-_YEARS = {  # years away: "how many years ago was 1969", "how old is someone born in 1990"
-    kind: re.compile(rf"{LEAD_IN}(?:{asked})(?: please)?")
-    for kind, asked in {
+_YEARS = phrases.requests(  # years away: "how many years ago was 1969", "how old is someone born in 1990"
+    {
         "ago": rf"(?:how )?(?:many years|long) ago (?:was|is) {_YEAR_ONLY}",
         "until": rf"(?:how )?many years (?:is it |are there )?(?:until|till|to|before) {_YEAR_ONLY}",
         "born": rf"how old (?:is|will be|would be) (?:someone|somebody|a person|a child|(?:he|she) if"
@@ -103,8 +102,8 @@ _YEARS = {  # years away: "how many years ago was 1969", "how old is someone bor
         rf" {_YEAR_ONLY}",
         "in": r"what year (?:will it be|is it going to be|will be) in (?P<n>\d+) years(?: from now| time)?",
         "was": r"what year was it (?P<n>\d+) years ago",
-    }.items()
-}
+    }
+)
 _BETWEEN = re.compile(
     rf"{LEAD_IN}(?:how )?many (?P<unit>days|weeks) (?:are )?(?:there )?(?:between|from) (?P<first>.+?)"
     rf" (?:and|to|until|till) (?P<second>.+?)(?: please)?"
@@ -119,7 +118,7 @@ _HOW_LONG = re.compile(
 
 def years_answer(said: str, today: date) -> str | None:
     """The answer to a question of years away (`_YEARS`), or None."""
-    kind, m = next(((k, m) for k, p in _YEARS.items() if (m := p.fullmatch(said))), (None, None))
+    kind, m = phrases.first_match(_YEARS, said)
     if m is None:
         return None
     if kind in ("in", "was"):
@@ -142,10 +141,9 @@ def years_answer(said: str, today: date) -> str | None:
 
 def calendar_answer(said: str, today: date) -> str | None:
     """The answer to a question about the calendar itself (`_CALENDAR`), or None."""
-    kind = next((kind for kind, pattern in _CALENDAR.items() if pattern.fullmatch(said)), None)
-    if kind is None:
+    kind, m = phrases.first_match(_CALENDAR, said)
+    if m is None:
         return None
-    m = _CALENDAR[kind].fullmatch(said)
     year = int(m["year"].replace(" ", "")) if m.groupdict().get("year") else today.year
     if kind == "left":
         left = (date(today.year, 12, 31) - today).days

@@ -18,6 +18,19 @@ LEAD_IN = (
 )
 
 
+def requests(patterns: dict[str, str], tail: str = r"(?: please)?") -> dict[str, re.Pattern]:
+    """Each kind's pattern compiled as a whole request: after LEAD_IN, before `tail`."""
+    return {kind: re.compile(rf"{LEAD_IN}(?:{asked}){tail}") for kind, asked in patterns.items()}
+
+
+def first_match(patterns: dict[str, re.Pattern], said: str) -> tuple[str, re.Match] | tuple[None, None]:
+    """The first kind whose pattern matches the whole of `said` (already normalized) and its match,
+    or (None, None)."""
+    return next(
+        ((kind, m) for kind, pattern in patterns.items() if (m := pattern.fullmatch(said))), (None, None)
+    )
+
+
 def kind_of(patterns: dict[str, re.Pattern], text: str) -> str | None:
     """The first kind whose pattern matches the whole of `text`, normalized; None if none does."""
     said = normalize(text)

@@ -174,6 +174,14 @@ class ModelLoadError(RuntimeError):
     """A voice that cannot be loaded; the message is one line naming the file and the fix."""
 
 
+VOLUME_STEP_DB = 3.0  # each volume step below 10: full scale (the peak-normalized voice) is 10
+
+
+def gain(volume: int) -> float:
+    """The factor on the voice's samples at `volume` (1 to 10): 10 → 1.0, 8 → 0.5 (−6 dB), 1 → 0.04."""
+    return 10 ** (-VOLUME_STEP_DB * (10 - volume) / 20)
+
+
 class PiperTts:
     """Piper voice: `build()` loads it, `synthesize()` yields float32 audio per sentence.
 
@@ -185,6 +193,7 @@ class PiperTts:
         self.cfg = cfg
         self.voice = None  # piper.PiperVoice after build()
         self.length_scale = cfg.length_scale  # the speaking rate now: "speak slower" (voice.py) sets it
+        self.volume = cfg.volume  # 1 to 10 now: "speak more quietly" (voice.py) sets it
 
     def build(self) -> PiperTts:
         self.voice = load_voice(Path(self.cfg.voice_path), self.cfg.threads)
@@ -217,7 +226,8 @@ class PiperTts:
             done.set()
 
     def _infer(self, ids: list[int], run_options, cancel: threading.Event) -> np.ndarray | None:
-        """Phoneme ids → peak-normalized float32 audio (piper's default), None when cancelled."""
+        """Phoneme ids → peak-normalized float32 audio (piper's default) at `volume`, None when
+        cancelled."""
         import onnxruntime
 
         config = self._voice().config
@@ -240,7 +250,7 @@ class PiperTts:
             return None
         peak = float(np.max(np.abs(audio))) if audio.size else 0.0
         audio = audio / peak if peak > 1e-8 else np.zeros_like(audio)
-        return np.clip(audio, -1.0, 1.0).astype(np.float32)
+        return (np.clip(audio, -1.0, 1.0) * gain(self.volume)).astype(np.float32)
 
     def _voice(self):
         if self.voice is None:

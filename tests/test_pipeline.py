@@ -928,6 +928,40 @@ def test_speak_slower_slows_the_voice_and_speak_normally_brings_it_back(tmp_path
     assert asyncio.run(_session(cfg, muted, speak=False)) == "I'm not speaking aloud now: the chat is muted."
 
 
+class _PeakSink(_InstantSink):
+    """Keeps the loudest sample each turn played."""
+
+    def __init__(self):
+        self.peaks: list[float] = []
+
+    def play(self, samples, rate, cancel) -> bool:
+        self.peaks.append(float(np.abs(samples).max()))
+        return super().play(samples, rate, cancel)
+
+
+def test_speak_more_quietly_lowers_what_is_played_and_louder_brings_it_back(tmp_path):
+    """Asked to turn the volume up, the LLM said "turn the volume up to 108%"; the voice's answer
+    had been "I can't change my volume". Now the samples played are 6 dB lower after "quieter"."""
+    cfg, sink = _config(tmp_path), _PeakSink()
+
+    async def body(pipe):
+        assert await pipe.start_ahead("speak more quietly") is None  # a change: once the request is final
+        peaks = []
+        for asked in ("What can you do?", "Speak more quietly.", "What can you do?", "Louder.", "Louder."):
+            before = len(sink.peaks)
+            turn = await pipe.ask(asked)
+            peaks.append((turn.answer_text, max(sink.peaks[before:])))
+        return peaks
+
+    (_, loud), (quieter, _), (_, quiet), (louder, back), (loudest, _) = asyncio.run(
+        _session(cfg, body, sink=sink)
+    )
+    assert quieter == "Okay, volume 8 of 10." and louder == "Okay, volume 10 of 10."
+    assert loudest.startswith("That's as loud as I can speak")
+    assert loud == pytest.approx(1.0, abs=0.01) and back == pytest.approx(1.0, abs=0.01)
+    assert quiet == pytest.approx(10 ** (-6 / 20), rel=0.01)
+
+
 def test_playback_start_is_marked_while_the_first_clause_plays(tmp_path):
     """Whoever watches a turn (terminal, benchmarks) must see a one-clause answer sounding while it
     sounds, not only once it is over."""

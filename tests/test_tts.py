@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from assistant.config import TtsConfig
-from assistant.tts import ClauseSplitter, ModelLoadError, PiperTts, clean_text, synthesize_ahead
+from assistant.tts import ClauseSplitter, ModelLoadError, PiperTts, clean_text, gain, synthesize_ahead
 
 REPLY = (
     "Sure, the weather in Paris tomorrow looks mild, with a high of 21.5 degrees. "
@@ -107,6 +107,19 @@ def test_synthesis_is_speech_at_the_voice_rate(piper_tts):
     assert 1.0 < len(audio) / piper_tts.sample_rate < 4.0
     assert np.sqrt(np.mean(audio**2)) > 0.03
     assert np.abs(audio).max() <= 1.0
+
+
+def test_the_volume_scales_the_voice_by_3_db_a_step(piper_tts):
+    """ "Speak more quietly" (`voice.py`) sets `volume`: 10 is the peak-normalized voice."""
+    full = np.concatenate(list(piper_tts.synthesize("Hello there.")))
+    piper_tts.volume = 8
+    try:
+        quieter = np.concatenate(list(piper_tts.synthesize("Hello there.")))
+    finally:
+        piper_tts.volume = 10  # the fixture is shared
+    assert np.abs(full).max() == pytest.approx(1.0, abs=1e-3)
+    assert np.abs(quieter).max() == pytest.approx(gain(8), rel=1e-3)
+    assert gain(8) == pytest.approx(10 ** (-6 / 20)) and gain(10) == 1.0
 
 
 def test_cancel_between_sentences_stops_the_stream(piper_tts):

@@ -44,19 +44,45 @@ def test_the_rate_stays_within_its_bounds_and_comes_back_to_the_configured_one()
 
 
 @pytest.mark.parametrize(
-    "asked",
+    ("asked", "volume"),
     [
-        "Speak louder.",
-        "Speak up!",
-        "Turn up the volume.",
-        "Could you be quieter?",
-        "Turn the volume up.",
-        "volume down",
-        "set the volume to five",
+        ("Speak more quietly.", 6),
+        ("Turn the volume down.", 6),
+        ("volume down", 6),
+        ("You're too loud.", 6),
+        ("Speak louder.", 10),
+        ("Turn the volume up.", 10),
+        ("Could you speak up?", 10),
+        ("Set the volume to three.", 3),
+        ("volume five", 5),
+        ("set the volume to fifty percent", 5),
+        ("Set the volume to maximum.", 10),
+        # the LLM's: not about the voice
+        ("What is the volume of a sphere?", 8),
+        ("Turn up the heat.", 8),
+        ("volume control", 8),
     ],
 )
-def test_the_volume_is_not_the_assistants_to_change(asked):
-    tts = SimpleNamespace(length_scale=1.0)
-    assert voice.answer(asked, tts, default=1.0).startswith("I can't change my volume")
-    assert voice.answer(asked, None, default=1.0).startswith("I can't change my volume")
-    assert tts.length_scale == 1.0
+def test_volume_requests_change_the_volume(asked, volume):
+    """Asked to turn the volume up, the LLM said "turn the volume up to 108%", and nothing changed."""
+    tts = SimpleNamespace(length_scale=1.0, volume=8)
+    said = voice.answer(asked, tts, default=1.0)
+    assert tts.volume == volume
+    assert (said is None) if volume == 8 else said == f"Okay, volume {volume} of 10."
+
+
+def test_the_volume_stays_within_1_and_10_and_says_where_it_is():
+    tts = SimpleNamespace(length_scale=1.0, volume=10)
+    assert voice.answer("louder", tts, default=1.0) == (
+        "That's as loud as I can speak: your computer's volume control goes higher."
+    )
+    assert [voice.answer("quieter", tts, default=1.0) for _ in range(6)][-2:] == [
+        "Okay, volume 1 of 10.",
+        "That's as quietly as I can speak.",
+    ]
+    assert voice.answer("what's your volume", tts, default=1.0) == "My volume is 1 of 10."
+    assert voice.answer("set the volume to eleven", tts, default=1.0).startswith(
+        "I can set my volume from 1 to 10"
+    )
+    assert tts.volume == 1
+    assert voice.answer("speak louder", None, default=1.0) == "I'm not speaking aloud now: the chat is muted."
