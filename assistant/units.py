@@ -6,7 +6,8 @@ that is only a conversion is worked out with pint's unit registry, which knows t
 names and plurals ("miles", "fluid ounces", "miles per hour", "square feet"). Numbers arrive as the
 recognizer spells them and are read back by `arithmetic.in_digits`. Temperatures are said by their
 scale's name ("fahrenheit", "degrees celsius", "kelvin"); "degrees" alone beside one of them is the
-other scale ("twenty degrees in fahrenheit": from celsius).
+other scale ("twenty degrees in fahrenheit": from celsius). Ounces beside a volume are fluid ounces
+("how many ounces in a cup": 8).
 
     units.answer("how many kilometers in five miles")   # "5 miles is about 8.047 kilometers."
     units.answer("how many feet in a mile")            # "A mile is 5280 feet."
@@ -69,7 +70,14 @@ def answer(text: str) -> str | None:
     try:
         value = registry().Quantity(amount, source_unit).to(target_unit).magnitude
     except pint.DimensionalityError:
-        return f"I can't turn {n} {source} into {target}: they measure different things."
+        # "how many ounces in a cup": fluid ounces, as a volume is measured in the kitchen
+        fluid = [u.replace("ounce", "fluid_ounce") for u in (source_unit, target_unit)]
+        try:
+            value = registry().Quantity(amount, fluid[0]).to(fluid[1]).magnitude
+        except pint.DimensionalityError:
+            return f"I can't turn {n} {source} into {target}: they measure different things."
+        source_unit, target_unit = fluid
+        source, target = (re.sub(r"\bounces?\b", r"fluid \g<0>", w) for w in (source, target))
     # a temperature by its scale's full name: "20 degrees" was celsius, and is said so
     source, target = _SCALE_NAMES.get(source_unit, source), _SCALE_NAMES.get(target_unit, target)
     said = f"{n} {source}"

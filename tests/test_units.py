@@ -30,6 +30,10 @@ from assistant import units
         ("convert 5 miles to kilograms",
          "I can't turn 5 miles into kilograms: they measure different things."),
         ("how many hours in a mile", "I can't turn a mile into hours: they measure different things."),
+        # ounces of a volume are fluid ounces (was "I can't turn a cup into ounces")
+        ("how many ounces in a cup", "A cup is 8 fluid ounces."),
+        ("how many ounces in a pound", "A pound is 16 ounces."),
+        ("how many ounces in a meter", "I can't turn a meter into ounces: they measure different things."),
         # the LLM's: not units pint knows, or not a conversion
         ("how many people are in a family", None),
         ("how many calories in an apple", None),
