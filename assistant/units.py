@@ -34,9 +34,19 @@ _CONVERT = re.compile(
     # "how" may be lost, as the recognizer may lose the first word of an utterance (timers.py)
     rf"|(?:how )?many (?P<to2>{_UNIT}) (?:are |is )?(?:there )?(?:in|to) (?P<n2>{_NUMBER}) (?P<from2>{_UNIT})"
     rf"|(?:how )?many (?P<to3>{_UNIT}) (?:is|are|make) (?P<n3>{_NUMBER}) (?P<from3>{_UNIT})"
-    rf"|(?:what is |what's |how much is )?(?P<n4>{_NUMBER}) (?P<from4>{_UNIT})"
+    rf"|(?:what is |what's |how much is |how tall is |how heavy is )?(?P<n4>{_NUMBER}) (?P<from4>{_UNIT})"
     rf" (?:in|to|into|as) (?P<to4>{_UNIT})"
     r")(?: please)?"
+)
+
+
+# "5 foot 10", "6 pounds 4 ounces", "11 stone 4": two units of one measure, the smaller one's name
+# often left out; read as the smaller unit alone ("70 inches"), said back as asked
+_SMALLER = {"feet": "inches", "foot": "inches", "pounds": "ounces", "pound": "ounces", "stone": "pounds"}
+_PER = {"inches": 12, "ounces": 16, "pounds": 14}
+_COMPOUND = re.compile(
+    rf"\b(?P<a>\d+) (?P<big>{'|'.join(_SMALLER)})(?: and)? (?P<b>\d+(?:\.\d+)?)"
+    r"(?: (?P<small>inches|inch|ounces|ounce|pounds|pound))?\b"
 )
 
 
@@ -55,7 +65,17 @@ def registry():
 def answer(text: str) -> str | None:
     """ "<amount> is <amount in the other unit>." for a question that is only a conversion; None for
     any other text, and for units pint does not know (that question is the LLM's)."""
-    match = _CONVERT.fullmatch(in_digits(text))
+    said = in_digits(text)
+    shown = None  # "5 feet 10 inches", for "5 foot 10" read as "70 inches"
+    if compound := _COMPOUND.search(said):
+        small = _SMALLER[compound["big"]]
+        if (compound["small"] or small).rstrip("s") != small.rstrip("s"):
+            return None  # "5 feet 10 ounces": not one measure
+        big = "feet" if small == "inches" else compound["big"]
+        total = int(compound["a"]) * _PER[small] + float(compound["b"])
+        shown = f"{compound['a']} {big} {compound['b']} {small}"
+        said = said.replace(compound[0], f"{spoken_number(total)} {small}")
+    match = _CONVERT.fullmatch(said)
     if match is None:
         return None
     n, source, target = (
@@ -80,8 +100,8 @@ def answer(text: str) -> str | None:
         source, target = (re.sub(r"\bounces?\b", r"fluid \g<0>", w) for w in (source, target))
     # a temperature by its scale's full name: "20 degrees" was celsius, and is said so
     source, target = _SCALE_NAMES.get(source_unit, source), _SCALE_NAMES.get(target_unit, target)
-    said = f"{n} {source}"
-    return f"{said[0].upper()}{said[1:]} is {spoken_number(value, SIGNIFICANT)} {target}."
+    asked = shown or f"{n} {source}"
+    return f"{asked[0].upper()}{asked[1:]} is {spoken_number(value, SIGNIFICANT)} {target}."
 
 
 def _units(source: str, target: str) -> tuple[str | None, str | None]:

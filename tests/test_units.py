@@ -30,6 +30,12 @@ from assistant import units
         ("convert 5 miles to kilograms",
          "I can't turn 5 miles into kilograms: they measure different things."),
         ("how many hours in a mile", "I can't turn a mile into hours: they measure different things."),
+        # two units of one measure, as heights and weights are said (the LLM's before)
+        ("what is five foot ten in centimeters", "5 feet 10 inches is 177.8 centimeters."),
+        ("how many centimeters in 6 feet 2 inches", "6 feet 2 inches is about 188 centimeters."),
+        ("what is 6 pounds 4 ounces in kilograms", "6 pounds 4 ounces is about 2.835 kilograms."),
+        ("what is eleven stone four in kilograms", "11 stone 4 pounds is about 71.67 kilograms."),
+        ("what is 5 feet 10 ounces in grams", None),
         # ounces of a volume are fluid ounces (was "I can't turn a cup into ounces")
         ("how many ounces in a cup", "A cup is 8 fluid ounces."),
         ("how many ounces in a pound", "A pound is 16 ounces."),
