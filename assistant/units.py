@@ -7,7 +7,7 @@ names and plurals ("miles", "fluid ounces", "miles per hour", "square feet"). Nu
 recognizer spells them and are read back by `arithmetic.in_digits`. Temperatures are said by their
 scale's name ("fahrenheit", "degrees celsius", "kelvin"); "degrees" alone beside one of them is the
 other scale ("twenty degrees in fahrenheit": from celsius). Ounces beside a volume are fluid ounces
-("how many ounces in a cup": 8).
+("how many ounces in a cup": 8); "5 foot 10" and "6 pounds 4 ounces" are one amount (`_COMPOUND`).
 
     units.answer("how many kilometers in five miles")   # "5 miles is about 8.047 kilometers."
     units.answer("how many feet in a mile")            # "A mile is 5280 feet."
