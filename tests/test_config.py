@@ -49,6 +49,10 @@ def test_config_toml_has_every_model_field():
         ("[asr]\nchunk_ms = 300\n", "[asr] chunk_ms"),
         ("[vad]\nframe_ms = 25\n", "[vad] frame_ms"),
         ("[tts]\nvoice = '/nope/voice.onnx'\n", "[tts] voice: file not found"),
+        (
+            "[tts]\nvolume = 11\n",
+            "[tts] volume: Input should be less than or equal to 10 (got 11); fix: use a value of at most 10",
+        ),
         ("[memory\n", "not valid TOML"),
         ("[wake]\nphrases = ['computer', '?']\n", "[wake] phrases: a wake phrase with no words"),
         ("[llm]\nmax_answer_tokens = 2000\n", "fix: lower it to 1024 or less, or raise [llm] n_ctx to 4000"),
