@@ -3,12 +3,12 @@ name", "that's not my name".
 
 Told "my name is Sam", the embedded LLM said "I'm Sam, a helpful voice assistant running on the
 user's laptop", and asked "what's my name?", the same. Given the name in its system prompt, it
-greeted "hello, Sam" but called itself Sam too ("I'm Sam, the AI assistant") in 2 of 6 replies,
-so the name is not put in the prompt: it is kept in the memory file (`Memory.set_fact`), said back
-when asked, and outlives a restart and "forget our conversation", as the lists do; "forget my
-name" removes it. "My name is" with no name, or "that's not my name", asks for it, and the name
-alone ("Sam") is the answer, as the next request (`Pipeline.naming`). Matched on `asr.text.normalize()`d
-text, as `lists.py` is.
+greeted "hello, Sam" but called itself Sam too ("I'm Sam, the AI assistant") in 2 of 6 replies, so
+the name is not put in the prompt: it is kept in the memory file (`Memory.set_fact`), said back when
+asked and in greetings (`courtesy.py`), and outlives a restart and "forget our conversation", as the
+lists do; "forget my name" removes it. "My name is" with no name, or "that's not my name", asks for
+it, and the name alone ("Sam") is the answer, as the next request (`Pipeline.naming`). Matched on
+`asr.text.normalize()`d text, as `lists.py` is.
 
     request = names.parse("my name is mary ann")   # NameRequest("set", "Mary Ann")
     names.answer(request, memory)                   # "Nice to meet you, Mary Ann. I'll remember your name."

@@ -34,8 +34,8 @@ from assistant import (
     arithmetic,
     chance,
     clock,
+    courtesy,
     dates,
-    dismiss,
     forget,
     limits,
     lists,
@@ -137,7 +137,7 @@ class AnswerStage(Stage):
             ("units", lambda: units.answer(text)),
             ("spelling", lambda: spelling.answer(text)),
             ("chance", lambda: chance.answer(text)),
-            ("dismiss", lambda: dismiss.answer(text)),
+            ("courtesy", lambda: courtesy.answer(text, pipe.user_name)),
             ("limits", lambda: limits.answer(text)),
         )
         asked, pipe.asked_back = pipe.asked_back_now(), None  # this request answers it, or drops it
@@ -174,7 +174,7 @@ class AnswerStage(Stage):
     async def _answer_here(self, frame: UserText, text: str) -> None:
         """A request that one of `process`'s answerers serves (`clock.py`, `dates.py`, `timers.py`,
         `lists.py`, `names.py`, `replay.py`, `voice.py`, `arithmetic.py`, `units.py`, `spelling.py`,
-        `chance.py`, `dismiss.py`, `limits.py`; README, "Answers without the LLM"): answered at
+        `chance.py`, `courtesy.py`, `limits.py`; README, "Answers without the LLM"): answered at
         once, without the LLM, which made up the time, pretended to set timers, to know the weather
         and to speak slower, repeated half an answer, got sums and conversions wrong, could not
         spell nor flip a coin, took the user's name for its own, and answered "never mind". The turn
@@ -467,9 +467,8 @@ class Pipeline:
     ahead: Turn | None = None  # a turn started ahead of its endpoint, not confirmed yet
     last_answer: Turn | None = None  # the last finished turn that said something: "say that again"
     last_heard: str = ""  # the user's words in the last finished turn that had any: "what did I say?"
-    asked_back: AskedBack | None = (
-        None  # the last question the assistant asked back, if it was the last answer
-    )
+    user_name: str | None = None  # as kept by `names.py`: "Good morning, Sam." (`courtesy.py`)
+    asked_back: AskedBack | None = None  # the question the last answer asked back, if it did
     _done: dict[int, asyncio.Event] = field(default_factory=dict)
     _memory_thread: ThreadPoolExecutor | None = None
     _log_warned: bool = False  # the latency log's failure was reported; not again until it works
@@ -534,6 +533,7 @@ class Pipeline:
             self.observer.warning(
                 f"memory database {self.memory.path}: a kept timer is unreadable ({row}); dropped"
             )
+        self.user_name = await self._on_memory_thread(self.memory.fact, names.KEY)
         self._prefill_window()
 
     def _keep_timer(self, row: dict) -> None:
@@ -608,6 +608,10 @@ class Pipeline:
         reply = await self._in_memory_file(names.answer, request, "your name")
         if reply.endswith(names.ASK):
             self.asked_back = AskedBack("name")
+        try:  # greetings say it (`courtesy.py`)
+            self.user_name = await self._on_memory_thread(self.memory.fact, names.KEY)
+        except sqlite3.Error:
+            pass  # said above, as the answer: greetings keep the name they had
         return reply
 
     def asked_back_now(self) -> AskedBack | None:

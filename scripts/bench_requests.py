@@ -38,7 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_wake import synthesize, voices  # noqa: E402 (beside this script)
 
-from assistant import arithmetic, clock, dates, dismiss, limits, lists, names, spelling, units  # noqa: E402
+from assistant import arithmetic, clock, courtesy, dates, limits, lists, names, spelling, units  # noqa: E402
 from assistant.asr.recognizer import StreamingRecognizer  # noqa: E402
 from assistant.config import AsrConfig  # noqa: E402
 from assistant.lists import ListRequest  # noqa: E402
@@ -102,8 +102,9 @@ REQUESTS = [
     ("lists", "we're out of eggs"),
     ("your name", "my name is anna"),
     ("your name", "what's my name"),
-    ("nothing asked", "never mind"),
-    ("nothing asked", "thank you"),
+    ("courtesies", "never mind"),
+    ("courtesies", "thank you"),
+    ("courtesies", "good morning"),
     ("spelling", "how do you spell rhythm"),
     ("spelling", "how do you spell necessary"),
     ("limits", "what's the weather like today"),
@@ -126,7 +127,7 @@ def answerers(now: datetime) -> list[tuple[str, Callable[[str], object]]]:
         ("arithmetic", arithmetic.answer),
         ("units", units.answer),
         ("spelling", spelling.answer),
-        ("dismiss", dismiss.answer),
+        ("courtesy", courtesy.answer),
         ("limits", limits.answer),
     ]
 

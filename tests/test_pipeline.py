@@ -868,23 +868,28 @@ def test_a_name_is_asked_for_kept_across_a_restart_and_a_failed_write_is_said(tm
         assert await pipe.start_ahead("Sam.") is None  # the answer to it, neither
         named = await pipe.ask("Sam.")
         alone = await pipe.ask("Kim.")  # not asked for: the LLM's
-        return asked, named, alone
+        greeted = await pipe.ask("Good morning.")
+        return asked, named, alone, greeted
 
-    asked, named, alone = asyncio.run(_session(cfg, body, speak=False))
+    asked, named, alone, greeted = asyncio.run(_session(cfg, body, speak=False))
     assert asked.answer_text == names.ASK
     assert named.answer_text == "Nice to meet you, Sam. I'll remember your name."
     assert "prompt_built" in alone.marks
+    assert greeted.answer_text == "Good morning, Sam. What can I do for you?"
 
     async def restarted(pipe):
+        hello = await pipe.ask("Hello.")
         said = await pipe.ask("What's my name?")
         await pipe._on_memory_thread(lambda: pipe.memory._open().execute("DROP TABLE facts"))
         failed = await pipe.ask("Call me Alex.")
-        return said, failed
+        return hello, said, failed
 
-    said, failed = asyncio.run(_session(cfg, restarted, speak=False))
+    hello, said, failed = asyncio.run(_session(cfg, restarted, speak=False))
+    assert hello.answer_text == "Hello, Sam. What can I do for you?"
     assert said.answer_text == "Your name is Sam."
     assert failed.answer_text.startswith("I can't reach your name: the memory file failed (")
-    assert [r["answered_by"] for r in _log(cfg)] == ["names", "names", "llm", "names", "names"]
+    answered_by = ["names", "names", "llm", "courtesy", "courtesy", "names", "names"]
+    assert [r["answered_by"] for r in _log(cfg)] == answered_by
 
 
 class _RecordingSink(_InstantSink):

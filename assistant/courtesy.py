@@ -1,0 +1,54 @@
+"""Courtesies: a greeting, thanks, "how are you", "never mind", "stop", "be quiet", "goodbye".
+
+Said to the embedded LLM, they came back as echoes or worse (`assistant chat --mute`, 2026-12-07):
+"hello." to "hello", "good night." to "good night", 'A: "How are you?"' to "how are you", "I'm
+sorry for your loss." to "cancel" and "wait", "I'm here to support you." to "stop", and "shut up."
+back to "shut up". Here a greeting is returned, by the user's name when they gave it (`names.py`),
+thanks get "You're welcome.", and a request that asks for nothing a short "Okay.", without the LLM.
+
+Over an answer, a stop phrase ends it and is not a turn (`bargein.py`, `[bargein] stop_phrases`);
+said when nothing is being answered (a moment after the answer ended, or typed), it comes here.
+"Pause" alone is not one of them: with a timer running, "Okay." would say it was paused. Matched
+whole on `asr.text.normalize()`d text, as `limits.py` does.
+
+    courtesy.answer("never mind")                 # "Okay."
+    courtesy.answer("good morning", name="Sam")   # "Good morning, Sam. What can I do for you?"
+"""
+
+from __future__ import annotations
+
+from assistant import phrases
+from assistant.asr.text import normalize
+
+_THEN = r"(?: then| thanks| thank you| please| for now)*"
+_PATTERNS = phrases.requests(
+    {
+        "okay": r"(?:oh |no )?never ?mind|(?:stop|cancel)(?: it| that| talking)?|forget (?:about )?it"
+        r"|(?:that's|that is) (?:all|it|enough)|nothing|no|nope|no thanks|no thank you|shut up|be quiet"
+        r"|quiet|enough|wait|hold on|(?:i'm|i am) (?:good|fine|done)",
+        "thanks": r"thanks|thank you|thank you very much|thanks a lot|cheers",
+        "hello": r"(?:hello|hi|hey|hiya|howdy|greetings)(?: there| assistant| again)?",
+        "good": r"good (?P<part>morning|afternoon|evening|day)",
+        "night": r"good ?night|night night",
+        "bye": r"(?:good ?bye|bye|bye bye|see you|see you later|see ya)(?: for now)?",
+        "how": r"how are you(?: doing| today)?|how's it going|how are things|how do you do",
+    },
+    tail=_THEN,
+)
+
+
+def answer(text: str, name: str | None = None) -> str | None:
+    """The reply to a courtesy (by `name`, the user's, where one is known); None for any other text."""
+    kind, m = phrases.first_match(_PATTERNS, normalize(text))
+    if kind is None:
+        return None
+    to = f", {name}" if name else ""
+    return {
+        "okay": "Okay.",
+        "thanks": f"You're welcome{to}.",
+        "hello": f"Hello{to}. What can I do for you?",
+        "good": f"Good {m['part'] if kind == 'good' else ''}{to}. What can I do for you?",
+        "night": f"Good night{to}.",
+        "bye": f"Goodbye{to}.",
+        "how": f"I'm fine, thank you{to}. What can I do for you?",
+    }[kind]
