@@ -78,8 +78,8 @@ _CANNOT = (  # (what is asked, from the start of the request; the answer)
     (  # "paris is approximately 2,140 kilometers (1,238 miles) from London.", "The traffic is quite light"
         r"(?!.*\b(?:the )?(?:moon|sun|earth|mars|venus|mercury|jupiter|saturn|uranus|neptune|pluto)\b)"
         r"(?:how far (?:is|away is|is it)|what's the distance|what is the distance"
-        r"|how long (?:does it|will it|would it) take to (?:drive|walk|get|fly|go)"
-        r"|(?:give me |get me |show me )?directions"
+        r"|how long (?:does it|will it|would it) take to (?:drive|walk|get|fly|go) (?:to|from|home)"
+        r"|(?:give me |get me |show me )?directions (?:to|from|home)"
         r"|(?:where's|where is|find) (?:the |a )?(?:nearest|closest)|find (?:a |an |me a |me an |some )?\w+"
         r"(?: \w+)? (?:near|nearby|around) (?:me|here)|(?:what's|what is|how's|how is) the traffic)",
         f"I can't look up maps, places or traffic: {OFFLINE}",

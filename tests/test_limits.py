@@ -61,6 +61,8 @@ from assistant import limits
         ("What is the temperature in celsius?", None),
         ("How long does it take to boil an egg?", None),
         ("Find a word that rhymes with cat.", None),
+        ("How long does it take to get a passport?", None),
+        ("Directions for assembling a bookshelf", None),
         ("What is five feet in meters?", None),
     ],
 )
