@@ -135,15 +135,22 @@ def _zones() -> dict[str, str]:
 
 
 @functools.cache
+def zone_table() -> list[tuple[str, str, str]]:
+    """The tz database's zone.tab (tzdata's): (country code, the zone city's place as ISO 6709
+    "+4852+00220", zone) for every zone a country keeps."""
+    tables = importlib.resources.files("tzdata") / "zoneinfo"
+    lines = (tables / "zone.tab").read_text().splitlines()
+    return [tuple(line.split("\t")[:3]) for line in lines if line and not line.startswith("#")]
+
+
+@functools.cache
 def _countries() -> dict[str, list[str]]:
     """Spoken country → its zones, from the tz database's own tables (tzdata's iso3166.tab, names by
     code, and zone.tab, zones by code): "germany" → [Europe/Berlin, Europe/Busingen]."""
     tables = importlib.resources.files("tzdata") / "zoneinfo"
     by_code: dict[str, list[str]] = {}
-    for line in (tables / "zone.tab").read_text().splitlines():
-        if line and not line.startswith("#"):
-            code, _, zone, *_ = line.split("\t")
-            by_code.setdefault(code, []).append(zone)
+    for code, _, zone in zone_table():
+        by_code.setdefault(code, []).append(zone)
     countries = {}
     for line in (tables / "iso3166.tab").read_text().splitlines():
         if line and not line.startswith("#") and (code := line.split("\t")[0]) in by_code:

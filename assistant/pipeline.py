@@ -41,6 +41,7 @@ from assistant import (
     lists,
     names,
     replay,
+    sky,
     spelling,
     units,
     voice,
@@ -130,6 +131,7 @@ class AnswerStage(Stage):
         answerers = (  # tried in this order, each only if those before had no answer (timers set one)
             ("clock", lambda: clock.answer(text)),
             ("dates", lambda: dates.answer(text)),
+            ("sky", lambda: sky.answer(text)),
             ("timers", lambda: pipe.timers.answer(text)),
             ("replay", lambda: replay.answer(text, pipe.last_answer, pipe.last_heard)),
             ("voice", lambda: voice.answer(text, speaker, pipe.config.tts.length_scale)),
@@ -172,13 +174,13 @@ class AnswerStage(Stage):
         await self.push(AnswerEnd(turn))
 
     async def _answer_here(self, frame: UserText, text: str) -> None:
-        """A request that one of `process`'s answerers serves (`clock.py`, `dates.py`, `timers.py`,
-        `lists.py`, `names.py`, `replay.py`, `voice.py`, `arithmetic.py`, `units.py`, `spelling.py`,
-        `chance.py`, `courtesy.py`, `limits.py`; README, "Answers without the LLM"): answered at
-        once, without the LLM, which made up the time, pretended to set timers, to know the weather
-        and to speak slower, repeated half an answer, got sums and conversions wrong, could not
-        spell nor flip a coin, took the user's name for its own, and answered "never mind". The turn
-        has no LLM marks: none of its time was the LLM's."""
+        """A request that one of `process`'s answerers serves (`clock.py`, `dates.py`, `sky.py`,
+        `timers.py`, `lists.py`, `names.py`, `replay.py`, `voice.py`, `arithmetic.py`, `units.py`,
+        `spelling.py`, `chance.py`, `courtesy.py`, `limits.py`; README, "Answers without the LLM"):
+        answered at once, without the LLM, which made up the time and the sunset, pretended to set
+        timers, to know the weather and to speak slower, repeated half an answer, got sums and
+        conversions wrong, could not spell nor flip a coin, took the user's name for its own, and
+        answered "never mind". The turn has no LLM marks: none of its time was the LLM's."""
         turn = frame.turn
         if frame.history is None:  # else `Pipeline.confirm` remembers the question
             await self.pipeline.remember("user", turn.user_text)

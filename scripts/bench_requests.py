@@ -38,7 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_wake import synthesize, voices  # noqa: E402 (beside this script)
 
-from assistant import arithmetic, clock, courtesy, dates, limits, lists, names, spelling, units  # noqa: E402
+from assistant import arithmetic, clock, courtesy, dates, limits, lists, names, sky, spelling, units  # noqa: E402
 from assistant.asr.recognizer import StreamingRecognizer  # noqa: E402
 from assistant.config import AsrConfig  # noqa: E402
 from assistant.lists import ListRequest  # noqa: E402
@@ -58,6 +58,8 @@ REQUESTS = [
     ("time and date", "how many days are left in the year"),
     ("time and date", "is it a leap year"),
     ("time and date", "what's the time difference between london and tokyo"),
+    ("time and date", "when does the sun set"),
+    ("time and date", "what's the moon phase tonight"),
     ("timers", "set a timer for ten minutes"),
     ("timers", "set a timer for twenty five minutes"),
     ("timers", "set a timer for fifteen minutes"),
@@ -123,6 +125,7 @@ def answerers(now: datetime) -> list[tuple[str, Callable[[str], object]]]:
         ("names", names.parse),  # nor the name
         ("clock", lambda text: clock.answer(text, now)),
         ("dates", lambda text: dates.answer(text, now)),
+        ("sky", lambda text: sky.answer(text, now)),
         ("timers", lambda text: parse_request(text, now)),
         ("arithmetic", arithmetic.answer),
         ("units", units.answer),

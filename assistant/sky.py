@@ -1,0 +1,164 @@
+"""Sunrise, sunset and the moon's phase, worked out here (astral) instead of made up by the LLM.
+
+Asked when the sun sets, the embedded LLM said "The sun sets at 12:30pm today, but it will continue
+to set for another 9 hours later tomorrow night."; asked the moon's phase, on a waning crescent,
+"The moon is currently in the gibbous phase, which means it's about to be full." (`assistant chat
+--mute`, 2026-12-07). The assistant knows no place but this computer's time zone (`local_zone`), so
+the sun's times are those of the zone's own city, from the tz database's zone.tab ("Europe/Paris":
+Paris), and the answer names it: "In Paris, the sun sets at 4:53 PM today." A computer whose zone
+has no city (UTC) is told so. The moon's phase is the same everywhere. Matched whole on
+`asr.text.normalize()`d text, as `clock.py` does.
+
+    sky.answer("when does the sun set")        # "In Paris, the sun sets at 4:53 PM today."
+    sky.answer("what's the moon phase tonight") # "The moon is a waning crescent tonight: ..."
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import date, datetime, timedelta
+from pathlib import Path
+
+from assistant import phrases
+from assistant.asr.text import normalize
+from assistant.clock import date_of, time_of_day, zone_table
+
+_DAY = r"(?: (?P<day>today|tonight|tomorrow|this evening|this morning|tomorrow morning|tomorrow evening))?"
+_SUNSET = (
+    r"(?:when|what time) (?:does|will|is) (?:the )?(?:sun ?set|sun (?:set|go down))(?: be)?"
+    r"|(?:when|what time) is (?:the )?sunset|(?:what time is )?sunset"
+    r"|(?:when|what time) (?:does|will) it get dark"
+)
+_SUNRISE = (
+    r"(?:when|what time) (?:does|will|is) (?:the )?(?:sun ?rise|sun (?:rise|come up))(?: be)?"
+    r"|(?:when|what time) is (?:the )?sunrise|(?:what time is )?sunrise"
+    r"|(?:when|what time) (?:does|will) it get light"
+)
+_PATTERNS = phrases.requests(
+    {
+        "sunset": rf"(?:{_SUNSET}){_DAY}",
+        "sunrise": rf"(?:{_SUNRISE}){_DAY}",
+        "moon": r"(?:what's|what is) the (?:moon(?:'s)? phase|phase of the moon)(?: tonight| today| now)?"
+        r"|what phase is the moon(?: in)?(?: tonight| today| now)?",
+        "full tonight": r"is (?:it|there) a full moon(?: tonight| today)?"
+        r"|is the moon full(?: tonight| today)?",
+        "full moon": r"when is the next full moon|when is the full moon|when's the next full moon",
+    }
+)
+# astral's phase: days since the new moon, 0 to 27.99 (new 0, first quarter 7, full 14, last quarter 21)
+_PHASES = (
+    (1, "a new moon"), (6, "a waxing crescent"), (8, "at its first quarter"), (13, "a waxing gibbous"),
+    (15, "full"), (20, "a waning gibbous"), (22, "at its last quarter"), (27, "a waning crescent"),
+    (28, "a new moon"),
+)  # fmt: skip
+_NO_PLACE = (
+    "I don't know where you are: your computer's time zone ({zone}) has no city to go by. Set it to"
+    " your own, for example Europe/Paris, and I'll tell you."
+)
+
+
+def answer(text: str, now: datetime | None = None) -> str | None:
+    """The reply to a question about the sun's times or the moon's phase; None for any other text."""
+    kind, m = phrases.first_match(_PATTERNS, normalize(text))
+    if kind is None:
+        return None
+    now = now or datetime.now()
+    if kind in ("moon", "full tonight"):
+        said = _moon(now.date())
+        if kind == "full tonight":  # "is it a full moon tonight?"
+            return f"{'Yes' if said.startswith('The moon is full') else 'No'}: {said[0].lower()}{said[1:]}"
+        return said
+    if kind == "full moon":
+        day = _next_full_moon(now.date())
+        return f"The next full moon is {'tonight' if day == now.date() else 'on ' + date_of(day)}."
+    return _sun(kind, m["day"] or "", now)
+
+
+def _sun(kind: str, day_said: str, now: datetime) -> str:
+    """ "In Paris, the sun sets at 4:53 PM today." for the local zone's city."""
+    from astral import Observer
+    from astral.sun import sunrise, sunset
+
+    zone = local_zone()
+    place = _zone_place(zone) if zone else None
+    if place is None:
+        return _NO_PLACE.format(zone=zone or "unknown")
+    latitude, longitude = place
+    city = zone.rsplit("/", 1)[1].replace("_", " ")
+    day = now.date() + timedelta(days=day_said.startswith("tomorrow"))
+    when = "tomorrow" if day != now.date() else "today"
+    event, verb, did = (sunset, "set", "set") if kind == "sunset" else (sunrise, "rise", "rose")
+    try:
+        at = event(Observer(latitude, longitude), day, tzinfo=zone)
+    except ValueError:  # the polar day or night: astral finds no crossing of the horizon
+        return f"In {city}, the sun does not {verb} {when}."
+    said = did if at.replace(tzinfo=None) < now else f"{verb}s"  # "the sun set at 4:53 PM today"
+    return f"In {city}, the sun {said} at {time_of_day(at)} {when}."
+
+
+def _moon(day: date) -> str:
+    from astral import moon
+
+    phase = _phase(moon.phase(day))
+    if phase == "full":
+        return "The moon is full tonight."
+    said = "It's a new moon tonight" if phase == "a new moon" else f"The moon is {phase} tonight"
+    return f"{said}; the next full moon is on {date_of(_next_full_moon(day))}."
+
+
+def _phase(age: float) -> str:
+    """The phase's name for astral's age of the moon in days: "a waning crescent", "full"."""
+    return next(name for limit, name in _PHASES if age < limit)
+
+
+def _next_full_moon(day: date) -> date:
+    """The first day from `day` on that is full: `day` itself if its phase is, else the day nearest
+    the next 14 (astral's age of a full moon), within the 30 days ahead."""
+    from astral import moon
+
+    days = [day + timedelta(days=n) for n in range(31)]
+    ages = [moon.phase(d) for d in days]
+    if _phase(ages[0]) == "full":  # tonight, as `_moon` says it
+        return day
+    for n in range(30):
+        if ages[n] <= 14 < ages[n + 1]:  # full between these two days
+            return days[n] if 14 - ages[n] <= ages[n + 1] - 14 else days[n + 1]
+    return days[0]  # unreachable: a lunar month is 29.5 days
+
+
+def local_zone() -> str | None:
+    """This computer's IANA zone ("Europe/Paris"): $TZ, else where /etc/localtime links to, else
+    /etc/timezone; None when none names one."""
+    if (tz := os.environ.get("TZ", "").lstrip(":")) and "/" in tz:
+        return tz
+    localtime = Path("/etc/localtime")
+    if localtime.is_symlink() and "zoneinfo/" in (target := str(localtime.resolve())):
+        return target.split("zoneinfo/", 1)[1]
+    try:
+        named = Path("/etc/timezone").read_text().strip()
+    except OSError:
+        return None
+    return named or None
+
+
+def _zone_place(zone: str) -> tuple[float, float] | None:
+    """(latitude, longitude) of the zone's city, from zone.tab's ISO 6709 "+4852+00220"; None for a
+    zone it does not list (UTC)."""
+    place = next((coords for _, coords, listed in zone_table() if listed == zone), None)
+    if place is None:
+        return None
+    parts = re.fullmatch(r"([+-]\d+)([+-]\d+)", place)
+    return _degrees(parts[1], 2), _degrees(parts[2], 3)
+
+
+def _degrees(iso: str, width: int) -> float:
+    """ "+4852" (2 digits of degrees) → 48.8667; "-0740023" (3, with seconds) → -74.0064."""
+    sign = -1 if iso[0] == "-" else 1
+    digits = iso[1:]
+    degrees, minutes, seconds = (
+        int(digits[:width]),
+        int(digits[width : width + 2]),
+        int(digits[width + 2 :] or 0),
+    )
+    return sign * (degrees + minutes / 60 + seconds / 3600)
