@@ -3,7 +3,7 @@
 Said to the embedded LLM, they came back as echoes or worse (`assistant chat --mute`, 2026-12-07):
 "hello." to "hello", "good night." to "good night", 'A: "How are you?"' to "how are you", "I'm
 sorry for your loss." to "cancel" and "wait", "I'm here to support you." to "stop", and "shut up."
-back to "shut up". Here a greeting is returned, by the user's name when they gave it (`names.py`),
+back to "shut up". Here a greeting is returned, by the user's name when they gave it (`about_you.py`),
 thanks get "You're welcome.", and a request that asks for nothing a short "Okay.", without the LLM.
 
 Over an answer, a stop phrase ends it and is not a turn (`bargein.py`, `[bargein] stop_phrases`);
@@ -16,6 +16,8 @@ whole on `asr.text.normalize()`d text, as `limits.py` does.
 """
 
 from __future__ import annotations
+
+from datetime import date
 
 from assistant import phrases
 from assistant.asr.text import normalize
@@ -37,18 +39,26 @@ _PATTERNS = phrases.requests(
 )
 
 
-def answer(text: str, name: str | None = None) -> str | None:
-    """The reply to a courtesy (by `name`, the user's, where one is known); None for any other text."""
+def answer(
+    text: str, name: str | None = None, birthday: str | None = None, today: date | None = None
+) -> str | None:
+    """The reply to a courtesy (by `name`, the user's, where one is known; a greeting on their
+    `birthday`, "03-03", wishes them a happy one); None for any other text."""
     kind, m = phrases.first_match(_PATTERNS, normalize(text))
     if kind is None:
         return None
     to = f", {name}" if name else ""
+    if kind in ("hello", "good", "how"):
+        greeting = {
+            "hello": "Hello",
+            "good": f"Good {m['part'] if kind == 'good' else ''}",
+            "how": "I'm fine, thank you",
+        }
+        wish = " Happy birthday!" if birthday == f"{today or date.today():%m-%d}" else ""
+        return f"{greeting[kind]}{to}.{wish} What can I do for you?"
     return {
         "okay": "Okay.",
         "thanks": f"You're welcome{to}.",
-        "hello": f"Hello{to}. What can I do for you?",
-        "good": f"Good {m['part'] if kind == 'good' else ''}{to}. What can I do for you?",
         "night": f"Good night{to}.",
         "bye": f"Goodbye{to}.",
-        "how": f"I'm fine, thank you{to}. What can I do for you?",
     }[kind]

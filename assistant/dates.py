@@ -28,7 +28,7 @@ from datetime import date, datetime
 from dateutil.easter import easter
 from dateutil.relativedelta import MO, SU, TH, relativedelta
 
-from assistant import phrases
+from assistant import about_you, phrases
 from assistant.arithmetic import in_digits
 from assistant.asr.text import normalize
 from assistant.clock import DAYS, MONTHS, date_of, time_of_day
@@ -168,11 +168,19 @@ def calendar_answer(said: str, today: date) -> str | None:
     return f"{MONTHS[month - 1]} {year} has {days} days."
 
 
-def answer(text: str, now: datetime | None = None) -> str | None:
-    """The answer to a question about a day other than today, or None for any other text."""
+def answer(text: str, now: datetime | None = None, birthday: str | None = None) -> str | None:
+    """The answer to a question about a day other than today, or None for any other text.
+    `birthday`: the user's, as `about_you.py` keeps it ("03-03"), for "my birthday" in a question."""
     said = in_digits(text)
     now = now or datetime.now()
     today = now.date()
+    if re.search(r"\bmy (?:next )?birthday\b", said):  # "how many days until my birthday"
+        if birthday is None:
+            asks = (_UNTIL, _HOW_LONG, _WHICH_DAY, _DATE_OF)
+            return about_you.UNKNOWN_BIRTHDAY if any(p.fullmatch(said) for p in asks) else None
+        month, day = map(int, birthday.split("-"))
+        said = re.sub(r"\bmy (?:next )?birthday\b", f"{MONTHS[month - 1].lower()} {day}", said)
+        text = said
     if (known := calendar_answer(said, today) or years_answer(said, today)) is not None:
         return known
     if between := _BETWEEN.fullmatch(said):

@@ -3,8 +3,8 @@
 A small verb API: `add`, `recent`, `count`, `clear`, `export`, `close`; `keep_timer`,
 `drop_timer`, `kept_timers` for the timers, alarms and reminders not yet due, which outlive a
 restart (`timers.py`); `add_to_list`, `list_items`, `remove_from_list`, `list_names` for the lists
-and notes kept by voice (`lists.py`); `set_fact`, `fact`, `forget_fact` for what the user asked it
-to remember about them (`names.py`). `clear` forgets the conversation, not those. Each write is one
+and notes kept by voice (`lists.py`); `set_fact`, `fact`, `facts`, `forget_fact` for what the user asked it
+to remember about them (`about_you.py`). `clear` forgets the conversation, not those. Each write is one
 transaction (`with db.atomic():`); the schema comes from registered migrations
 (`sqlite_utils.Migrations`, recorded in `_sqlite_migrations`), so a later column is a new
 function below, never an edit of an old one.
@@ -116,7 +116,7 @@ def m006_timer_steps(db: Database) -> None:
 
 @migrations()
 def m007_facts(db: Database) -> None:
-    """What the user told the assistant to remember about them (`names.py`: "my name is Sam")."""
+    """What the user told the assistant to remember about them (`about_you.py`: "my name is Sam")."""
     db["facts"].create({"key": str, "value": str, "set_at": str}, pk="key", not_null={"value", "set_at"})
 
 
@@ -332,6 +332,11 @@ class Memory:
         with self._lock:
             rows = list(self._open().query("SELECT value FROM facts WHERE key = ?", [key]))
             return rows[0]["value"] if rows else None
+
+    def facts(self) -> dict[str, str]:
+        """Every fact kept, by key."""
+        with self._lock:
+            return {row["key"]: row["value"] for row in self._open().query("SELECT key, value FROM facts")}
 
     def forget_fact(self, key: str) -> bool:
         """Forget the fact `key` (its row is overwritten on disk: `secure_delete`); whether there was one."""

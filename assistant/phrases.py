@@ -1,6 +1,6 @@
 """What the answers given without the LLM share: the words that may open a request, and matching a
 request whole against patterns (`clock.py`, `dates.py`, `sky.py`, `timers.py`, `lists.py`,
-`names.py`, `replay.py`, `voice.py`, `arithmetic.py`, `units.py`, `spelling.py`, `chance.py`,
+`about_you.py`, `replay.py`, `voice.py`, `arithmetic.py`, `units.py`, `spelling.py`, `chance.py`,
 `courtesy.py`, `forget.py`, `limits.py`; README, "Answers without the LLM"). Requests are matched on
 `asr.text.normalize()`d text, the recognizer's own spelling, so typed and spoken requests alike.
 """

@@ -31,6 +31,7 @@ from typing import Protocol
 import numpy as np
 
 from assistant import (
+    about_you,
     arithmetic,
     chance,
     clock,
@@ -39,7 +40,6 @@ from assistant import (
     forget,
     limits,
     lists,
-    names,
     replay,
     sky,
     spelling,
@@ -128,9 +128,10 @@ class AnswerStage(Stage):
         text = turn.user_text
         pipe = self.pipeline
         speaker = pipe.tts if pipe.speaks else None
+        facts = pipe.user_facts
         answerers = (  # tried in this order, each only if those before had no answer (timers set one)
             ("clock", lambda: clock.answer(text)),
-            ("dates", lambda: dates.answer(text)),
+            ("dates", lambda: dates.answer(text, birthday=facts.get(about_you.BIRTHDAY))),
             ("sky", lambda: sky.answer(text)),
             ("timers", lambda: pipe.timers.answer(text)),
             ("replay", lambda: replay.answer(text, pipe.last_answer, pipe.last_heard)),
@@ -139,11 +140,14 @@ class AnswerStage(Stage):
             ("units", lambda: units.answer(text)),
             ("spelling", lambda: spelling.answer(text)),
             ("chance", lambda: chance.answer(text)),
-            ("courtesy", lambda: courtesy.answer(text, pipe.user_name)),
+            (
+                "courtesy",
+                lambda: courtesy.answer(text, facts.get(about_you.NAME), facts.get(about_you.BIRTHDAY)),
+            ),
             ("limits", lambda: limits.answer(text)),
         )
         asked, pipe.asked_back = pipe.asked_back_now(), None  # this request answers it, or drops it
-        for source, job in (("forget", pipe.forgetting), ("lists", pipe.listing), ("names", pipe.naming)):
+        for source, job in (("forget", pipe.forgetting), ("lists", pipe.listing), ("about_you", pipe.naming)):
             if (known := await job(text, asked)) is not None:  # database jobs: not among the above
                 turn.answered_by = source
                 return await self._answer_here(frame, known)
@@ -175,7 +179,7 @@ class AnswerStage(Stage):
 
     async def _answer_here(self, frame: UserText, text: str) -> None:
         """A request that one of `process`'s answerers serves (`clock.py`, `dates.py`, `sky.py`,
-        `timers.py`, `lists.py`, `names.py`, `replay.py`, `voice.py`, `arithmetic.py`, `units.py`,
+        `timers.py`, `lists.py`, `about_you.py`, `replay.py`, `voice.py`, `arithmetic.py`, `units.py`,
         `spelling.py`, `chance.py`, `courtesy.py`, `limits.py`; README, "Answers without the LLM"):
         answered at once, without the LLM, which made up the time and the sunset, pretended to set
         timers, to know the weather and to speak slower, repeated half an answer, got sums and
@@ -469,7 +473,7 @@ class Pipeline:
     ahead: Turn | None = None  # a turn started ahead of its endpoint, not confirmed yet
     last_answer: Turn | None = None  # the last finished turn that said something: "say that again"
     last_heard: str = ""  # the user's words in the last finished turn that had any: "what did I say?"
-    user_name: str | None = None  # as kept by `names.py`: "Good morning, Sam." (`courtesy.py`)
+    user_facts: dict[str, str] = field(default_factory=dict)  # `about_you.py`'s: the name, the birthday
     asked_back: AskedBack | None = None  # the question the last answer asked back, if it did
     _done: dict[int, asyncio.Event] = field(default_factory=dict)
     _memory_thread: ThreadPoolExecutor | None = None
@@ -535,7 +539,7 @@ class Pipeline:
             self.observer.warning(
                 f"memory database {self.memory.path}: a kept timer is unreadable ({row}); dropped"
             )
-        self.user_name = await self._on_memory_thread(self.memory.fact, names.KEY)
+        self.user_facts = await self._on_memory_thread(self.memory.facts)
         self._prefill_window()
 
     def _keep_timer(self, row: dict) -> None:
@@ -602,18 +606,20 @@ class Pipeline:
         return await self._in_memory_file(lists.answer, request, "your lists")
 
     async def naming(self, text: str, asked: AskedBack | None = None) -> str | None:
-        """The reply to a request about the user's name (`names.py`), kept in the memory file; None
-        for any other text. After "What's your name?" (`asked`), the name alone sets it."""
-        request = names.parse(text, asked is not None and asked.about == "name")
+        """The reply to a request about the user's name or birthday (`about_you.py`), kept in the
+        memory file; None for any other text. After "What's your name?" (`asked`), the name alone
+        sets it."""
+        request = about_you.parse(text, asked is not None and asked.about == "name")
         if request is None:
             return None
-        reply = await self._in_memory_file(names.answer, request, "your name")
-        if reply.endswith(names.ASK):
+        what = "your birthday" if request.what.endswith("birthday") else "your name"
+        reply = await self._in_memory_file(about_you.answer, request, what)
+        if reply.endswith(about_you.ASK):
             self.asked_back = AskedBack("name")
-        try:  # greetings say it (`courtesy.py`)
-            self.user_name = await self._on_memory_thread(self.memory.fact, names.KEY)
+        try:  # greetings say the name (`courtesy.py`), dates count to the birthday
+            self.user_facts = await self._on_memory_thread(self.memory.facts)
         except sqlite3.Error:
-            pass  # said above, as the answer: greetings keep the name they had
+            pass  # said above, as the answer: they keep what they had
         return reply
 
     def asked_back_now(self) -> AskedBack | None:
@@ -667,7 +673,7 @@ class Pipeline:
         text = text.strip()
         if self.busy or self.ahead is not None or not text or not self.stages:
             return None
-        changes = (parse_request, voice.kind_of, lists.parse, names.parse)
+        changes = (parse_request, voice.kind_of, lists.parse, about_you.parse)
         if any(change(text) is not None for change in changes):
             return (
                 None  # a timer is set (the voice's rate, a list, the name changed) once the request is final

@@ -14,7 +14,7 @@ at the same moment. Per kind of request:
 - to the LLM: no answerer took it (the user hears the LLM instead, as for any other question).
 
 Timers, alarms and reminders are compared by `timers.parse_request` (what would be set, and when),
-lists by `lists.parse` (what would be added, removed or read) and the name by `names.parse`, so
+lists by `lists.parse` (what would be added, removed or read) and the name by `about_you.parse`, so
 that nothing is set or kept.
 Replay ("say that again") and the voice ("speak slower") answer from the conversation and the
 voice, and forgetting asks back, so they are not here; wake phrases and "stop listening" are
@@ -38,7 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_wake import synthesize, voices  # noqa: E402 (beside this script)
 
-from assistant import arithmetic, clock, courtesy, dates, limits, lists, names, sky, spelling, units  # noqa: E402
+from assistant import about_you, arithmetic, clock, courtesy, dates, limits, lists, sky, spelling, units  # noqa: E402
 from assistant.asr.recognizer import StreamingRecognizer  # noqa: E402
 from assistant.config import AsrConfig  # noqa: E402
 from assistant.lists import ListRequest  # noqa: E402
@@ -102,8 +102,9 @@ REQUESTS = [
     ("lists", "make a note that the car is on level three"),
     ("lists", "add milk"),
     ("lists", "we're out of eggs"),
-    ("your name", "my name is anna"),
-    ("your name", "what's my name"),
+    ("about you", "my name is anna"),
+    ("about you", "what's my name"),
+    ("about you", "my birthday is march third"),
     ("courtesies", "never mind"),
     ("courtesies", "thank you"),
     ("courtesies", "good morning"),
@@ -122,7 +123,7 @@ def answerers(now: datetime) -> list[tuple[str, Callable[[str], object]]]:
     or the voice; timers by what they would set."""
     return [
         ("lists", lists.parse),  # what would be done, so that no list changes
-        ("names", names.parse),  # nor the name
+        ("about_you", about_you.parse),  # nor what it knows of the user
         ("clock", lambda text: clock.answer(text, now)),
         ("dates", lambda text: dates.answer(text, now)),
         ("sky", lambda text: sky.answer(text, now)),

@@ -1,5 +1,7 @@
 """Courtesies: answered by the assistant ("Okay.", "You're welcome.", a greeting), never by the LLM."""
 
+from datetime import date
+
 import pytest
 
 from assistant import courtesy
@@ -50,3 +52,8 @@ def test_a_greeting_says_the_name_the_user_gave():
     assert courtesy.answer("good morning", name="Sam") == "Good morning, Sam. What can I do for you?"
     assert courtesy.answer("thanks", name="Sam") == "You're welcome, Sam."
     assert courtesy.answer("never mind", name="Sam") == "Okay."
+    on_the_day = courtesy.answer("good morning", "Sam", birthday="12-07", today=date(2026, 12, 7))
+    assert on_the_day == "Good morning, Sam. Happy birthday! What can I do for you?"
+    assert (
+        courtesy.answer("hello", birthday="12-08", today=date(2026, 12, 7)) == "Hello. What can I do for you?"
+    )

@@ -4,7 +4,7 @@ from datetime import datetime
 
 import pytest
 
-from assistant import dates
+from assistant import about_you, dates
 
 NOW = datetime(2026, 12, 6, 19, 0)  # a Sunday
 
@@ -45,9 +45,10 @@ NOW = datetime(2026, 12, 6, 19, 0)  # a Sunday
         ("how many weeks until easter", "16 weeks: it's Sunday, March 28, 2027."),
         ("when is my alarm", None),  # timers.py's
         ("when is the party", None),
+        # the birthday not told yet: asked for (about_you.py keeps it; the LLM said "I am not equipped")
+        ("what day is my birthday", about_you.UNKNOWN_BIRTHDAY),
+        ("how many days until my birthday", about_you.UNKNOWN_BIRTHDAY),
         # no day named: the LLM's
-        ("what day is my birthday", None),
-        ("how many days until my birthday", None),
         ("what day is may", None),
         ("how many days are there in a year", None),
     ],
@@ -123,3 +124,10 @@ def test_the_last_day_of_the_year_has_none_left():
 )
 def test_years_spans_and_how_long_until(asked, says):
     assert dates.answer(asked, NOW) == says
+
+
+def test_a_birthday_the_user_told_is_a_day_to_count_to():
+    assert dates.answer("how many days until my birthday", NOW, birthday="03-03") == (
+        "87 days: it's Wednesday, March 3, 2027."
+    )
+    assert dates.answer("what day is my birthday", NOW, birthday="12-25") == "It's Friday, December 25, 2026."

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from conftest import wait_until
 
-from assistant import clock, dates, forget, names
+from assistant import about_you, clock, dates, forget
 from assistant import pipeline as pipeline_mod
 from assistant.audio import AudioDeviceError
 from assistant.audio.devices import DeviceNotFoundError
@@ -872,7 +872,7 @@ def test_a_name_is_asked_for_kept_across_a_restart_and_a_failed_write_is_said(tm
         return asked, named, alone, greeted
 
     asked, named, alone, greeted = asyncio.run(_session(cfg, body, speak=False))
-    assert asked.answer_text == names.ASK
+    assert asked.answer_text == about_you.ASK
     assert named.answer_text == "Nice to meet you, Sam. I'll remember your name."
     assert "prompt_built" in alone.marks
     assert greeted.answer_text == "Good morning, Sam. What can I do for you?"
@@ -888,7 +888,7 @@ def test_a_name_is_asked_for_kept_across_a_restart_and_a_failed_write_is_said(tm
     assert hello.answer_text == "Hello, Sam. What can I do for you?"
     assert said.answer_text == "Your name is Sam."
     assert failed.answer_text.startswith("I can't reach your name: the memory file failed (")
-    answered_by = ["names", "names", "llm", "courtesy", "courtesy", "names", "names"]
+    answered_by = ["about_you", "about_you", "llm", "courtesy", "courtesy", "about_you", "about_you"]
     assert [r["answered_by"] for r in _log(cfg)] == answered_by
 
 
