@@ -869,13 +869,17 @@ def test_a_name_is_asked_for_kept_across_a_restart_and_a_failed_write_is_said(tm
         named = await pipe.ask("Sam.")
         alone = await pipe.ask("Kim.")  # not asked for: the LLM's
         greeted = await pipe.ask("Good morning.")
-        return asked, named, alone, greeted
+        await pipe.ask("My birthday is March third.")
+        counted = await pipe.ask("How many days until my birthday?")
+        return asked, named, alone, greeted, counted
 
-    asked, named, alone, greeted = asyncio.run(_session(cfg, body, speak=False))
+    asked, named, alone, greeted, counted = asyncio.run(_session(cfg, body, speak=False))
     assert asked.answer_text == about_you.ASK
     assert named.answer_text == "Nice to meet you, Sam. I'll remember your name."
     assert "prompt_built" in alone.marks
     assert greeted.answer_text == "Good morning, Sam. What can I do for you?"
+    birthday = about_you.birthday_on("03-03", datetime.now().date())  # answered by dates.py
+    assert counted.answer_text.endswith(f"March 3, {birthday.year}.")
 
     async def restarted(pipe):
         hello = await pipe.ask("Hello.")
@@ -888,7 +892,8 @@ def test_a_name_is_asked_for_kept_across_a_restart_and_a_failed_write_is_said(tm
     assert hello.answer_text == "Hello, Sam. What can I do for you?"
     assert said.answer_text == "Your name is Sam."
     assert failed.answer_text.startswith("I can't reach your name: the memory file failed (")
-    answered_by = ["about_you", "about_you", "llm", "courtesy", "courtesy", "about_you", "about_you"]
+    answered_by = ["about_you", "about_you", "llm", "courtesy", "about_you", "dates"]
+    answered_by += ["courtesy", "about_you", "about_you"]
     assert [r["answered_by"] for r in _log(cfg)] == answered_by
 
 
