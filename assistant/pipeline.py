@@ -673,11 +673,12 @@ class Pipeline:
         text = text.strip()
         if self.busy or self.ahead is not None or not text or not self.stages:
             return None
-        changes = (parse_request, voice.kind_of, lists.parse, about_you.parse)
-        if any(change(text) is not None for change in changes):
-            return (
-                None  # a timer is set (the voice's rate, a list, the name changed) once the request is final
-            )
+        # a timer is set (the voice, a list, the name changed) once the request is final
+        if any(
+            change(text) is not None
+            for change in (parse_request, voice.kind_of, lists.parse, about_you.parse)
+        ):
+            return None
         if self.asked_back_now() is not None or (self.timers is not None and self.timers.asking):
             return None  # nor is "Sam" after "What's your name?", "ten minutes" after "For how long?"
         if forget.kind_of(text) == "forget":
