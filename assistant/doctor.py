@@ -28,6 +28,7 @@ def run_checks(cfg: Config, config_path: str | None = None) -> Iterator[Check]:
         ("echo cancellation", lambda: _echo(cfg)),
         ("memory database", lambda: _memory(cfg)),
         ("latency log", lambda: _writable_dir(cfg.metrics.latency_log_path.parent)),
+        ("time zone", _time_zone),
     ):
         yield _guarded(what, check)
 
@@ -165,6 +166,20 @@ def _memory(cfg: Config) -> str:
             f"remembered answers with more than {WINDOW_THE_EMBEDDED_MODEL_USES} (README, Memory)"
         )
     return detail
+
+
+def _time_zone() -> str:
+    """The zone whose city sunrise and sunset are said for (`sky.py`); a note, not a failure, where
+    it has none (a server's UTC)."""
+    from assistant import sky
+
+    zone = sky.local_zone()
+    if zone is not None and (city := sky.zone_city(zone)) is not None:
+        return f"{zone}: sunrise and sunset are said for {city}"
+    return (
+        f"{zone or 'none found'}; note: no city to say sunrise and sunset for; fix: set your own zone"
+        " (timedatectl set-timezone Europe/Paris)"
+    )
 
 
 def _writable_dir(path) -> str:

@@ -85,7 +85,7 @@ def _sun(kind: str, day_said: str, now: datetime) -> str:
     if place is None:
         return _NO_PLACE.format(zone=zone or "unknown")
     latitude, longitude = place
-    city = zone.rsplit("/", 1)[1].replace("_", " ")
+    city = zone_city(zone)
     day = now.date() + timedelta(days=day_said.startswith("tomorrow"))
     when = "tomorrow" if day != now.date() else "today"
     event, verb, did = (sunset, "set", "set") if kind == "sunset" else (sunrise, "rise", "rose")
@@ -140,6 +140,12 @@ def local_zone() -> str | None:
     except OSError:
         return None
     return named or None
+
+
+def zone_city(zone: str) -> str | None:
+    """ "America/New_York" → "New York": the city whose sunrise and sunset are said; None for a zone
+    zone.tab does not list (UTC)."""
+    return zone.rsplit("/", 1)[1].replace("_", " ") if _zone_place(zone) is not None else None
 
 
 def _zone_place(zone: str) -> tuple[float, float] | None:

@@ -97,3 +97,15 @@ def test_the_memory_check_notes_a_window_the_embedded_model_copies_from(tmp_path
 
     assert memory_line() == f"{tmp_path / 'memory.db'} (0 turns)"
     assert "note: window_turns = 8: the embedded model copies" in memory_line(window_turns=8)
+
+
+@pytest.mark.parametrize(
+    ("zone", "says"),
+    [
+        ("America/New_York", "America/New_York: sunrise and sunset are said for New York"),
+        ("Etc/UTC", "Etc/UTC; note: no city to say sunrise and sunset for; fix: set your own zone"),
+    ],
+)
+def test_the_time_zone_sunrise_and_sunset_go_by_is_named(monkeypatch, zone, says):
+    monkeypatch.setenv("TZ", zone)  # read as the zone's name, as `sky.local_zone` does
+    assert doctor._time_zone().startswith(says)
