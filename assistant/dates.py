@@ -23,7 +23,7 @@ from __future__ import annotations
 import calendar
 import re
 from collections.abc import Callable
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from dateutil.easter import easter
 from dateutil.relativedelta import MO, SU, TH, relativedelta
@@ -33,7 +33,7 @@ from assistant.arithmetic import in_digits
 from assistant.asr.text import normalize
 from assistant.clock import DAYS, MONTHS, date_of, time_of_day
 from assistant.phrases import LEAD_IN
-from assistant.timers import next_clock_time, spoken_duration
+from assistant.timers import next_clock_time, parse_duration, spoken_duration
 
 # name (without apostrophes) → its date in a year; dateparser knows none of them
 _FIXED = {
@@ -107,6 +107,11 @@ _YEARS = phrases.requests(  # years away: "how many years ago was 1969", "how ol
 _BETWEEN = re.compile(
     rf"{LEAD_IN}(?:how )?many (?P<unit>days|weeks) (?:are )?(?:there )?(?:between|from) (?P<first>.+?)"
     rf" (?:and|to|until|till) (?P<second>.+?)(?: please)?"
+)
+# "what time will it be in three hours", "what time was it two hours ago" (`_time_after`)
+_TIME_AFTER = re.compile(
+    rf"{LEAD_IN}(?:what time (?:will it be|is it|would it be)|what will the time be) in (?P<later>.+?)"
+    rf"(?: from now)?|{LEAD_IN}what time was it (?P<earlier>.+?) ago(?: please)?"
 )
 # "how long until christmas", "how many hours until five pm" (`_until_time`): "how long until my
 # alarm" is timers.py's, which comes after: no day or time of day is named there
@@ -195,6 +200,8 @@ def answer(text: str, now: datetime | None = None, birthday: str | None = None) 
         days = abs((second - first).days)
         count = _weeks(days) if between["unit"] == "weeks" else _count(days, "day")
         return f"{count}, from {date_of(min(first, second))} to {date_of(max(first, second))}."
+    if (later := _time_after(text, now)) is not None:
+        return later
     if how_long := _HOW_LONG.fullmatch(said):
         return _until_time(text, now) or _until_day(how_long["when"], now, today)
     if until := _UNTIL.fullmatch(said):
@@ -216,6 +223,17 @@ def answer(text: str, now: datetime | None = None, birthday: str | None = None) 
     if day is None:
         return None
     return f"It was {date_of(day)}." if day < today else f"It's {date_of(day)}."
+
+
+def _time_after(text: str, now: datetime) -> str | None:
+    """ "It will be 3:05 PM." for "what time will it be in three hours" (the day too, when it is not
+    today); "It was ..." for "what time was it two hours ago"; None for any other text."""
+    m = _TIME_AFTER.fullmatch(normalize(text))
+    if m is None or (seconds := parse_duration(m["later"] or m["earlier"])) is None:
+        return None
+    at = now + timedelta(seconds=seconds if m["later"] else -seconds)
+    day = "" if at.date() == now.date() else f" on {DAYS[at.weekday()]}"
+    return f"It {'will be' if m['later'] else 'was'} {time_of_day(at)}{day}."
 
 
 def _until_time(text: str, now: datetime) -> str | None:

@@ -115,6 +115,10 @@ def test_the_last_day_of_the_year_has_none_left():
         ("how long until midnight", "5 hours, until 12:00 AM tomorrow."),
         ("how long until christmas", "19 days: it's Friday, December 25, 2026."),
         ("how much time until friday", "5 days: it's Friday, December 11, 2026."),
+        ("what time will it be in three hours", "It will be 10:00 PM."),
+        ("what time is it in six hours", "It will be 1:00 AM on Monday."),
+        ("what time was it forty five minutes ago", "It was 6:15 PM."),
+        ("what time will it be in london", None),  # clock.py's
         # the timers' or the LLM's
         ("how long until my alarm", None),
         ("how long until the pasta is done", None),
