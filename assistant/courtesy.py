@@ -49,13 +49,9 @@ def answer(
         return None
     to = f", {name}" if name else ""
     if kind in ("hello", "good", "how"):
-        greeting = {
-            "hello": "Hello",
-            "good": f"Good {m['part'] if kind == 'good' else ''}",
-            "how": "I'm fine, thank you",
-        }
+        greeting = {"hello": "Hello", "how": "I'm fine, thank you"}.get(kind) or f"Good {m['part']}"
         wish = " Happy birthday!" if birthday == f"{today or date.today():%m-%d}" else ""
-        return f"{greeting[kind]}{to}.{wish} What can I do for you?"
+        return f"{greeting}{to}.{wish} What can I do for you?"
     return {
         "okay": "Okay.",
         "thanks": f"You're welcome{to}.",
