@@ -120,6 +120,12 @@ def m007_facts(db: Database) -> None:
     db["facts"].create({"key": str, "value": str, "set_at": str}, pk="key", not_null={"value", "set_at"})
 
 
+@migrations()
+def m008_timer_skips(db: Database) -> None:
+    """A repeating alarm's or reminder's days skipped ahead of its next ("2026-12-11,2026-12-18")."""
+    db["timers"].add_column("skips", str)
+
+
 @dataclass(frozen=True, slots=True)
 class Turn:
     """One remembered message. `interrupted`: the user barged in; `text` is what was played."""

@@ -43,7 +43,7 @@ from datetime import time as dt_time
 from typing import NamedTuple
 
 from assistant.asr.text import normalize
-from assistant.clock import time_of_day
+from assistant.clock import date_of, time_of_day
 from assistant.phrases import LEAD_IN, listed, yours
 
 MAX_NUMBER = 999
@@ -342,10 +342,11 @@ def seconds_until(at: datetime, now: datetime) -> int:
     return math.ceil((at.astimezone() - now.astimezone()).total_seconds())
 
 
-def next_on(at: datetime, days: str, after: datetime) -> datetime:
-    """The first moment later than `after` at `at`'s time of day on one of `days` (weekday digits).
-    Naive local times, a day on at a time: the same time of day across a change of summer time."""
-    while at <= after or str(at.weekday()) not in days:
+def next_on(at: datetime, days: str, after: datetime, skips: frozenset[date] = frozenset()) -> datetime:
+    """The first moment later than `after` at `at`'s time of day on one of `days` (weekday digits),
+    not on a date of `skips`. Naive local times, a day on at a time: the same time of day across a
+    change of summer time."""
+    while at <= after or str(at.weekday()) not in days or at.date() in skips:
         at += timedelta(days=1)
     return at
 
@@ -570,6 +571,7 @@ class Timer:
     days: str = ""  # an alarm's or a reminder's weekdays ("01234"), set again for the next when it goes off
     paused_left: int | None = None  # a paused timer's seconds left (it waits on nothing)
     every_s: int = 0  # a reminder's or an alarm's step ("every hour": 3600), set again when it goes off
+    skips: frozenset[date] = frozenset()  # a repeating one's days skipped, later than its next ("friday")
     key: str = field(default_factory=lambda: uuid.uuid4().hex[:12])  # its row in the store
 
     @property
@@ -583,6 +585,7 @@ class Timer:
             "key": self.key, "kind": self.kind, "seconds": self.seconds, "due_at": self.due_at.isoformat(),
             "at": self.at.isoformat() if self.at else None, "task": self.task, "link": self.link,
             "name": self.name, "days": self.days, "paused_left": self.paused_left, "every_s": self.every_s,
+            "skips": ",".join(sorted(day.isoformat() for day in self.skips)),
         }  # fmt: skip
 
     @property
@@ -723,7 +726,7 @@ class Timers:
             return
         ringing, missed = timer.at, timer.missed  # this one's, before a repeating one is set again
         if timer.days:  # "every day": set for its next day before it is said (the same time of day)
-            self._move_to(timer, next_on(timer.at, timer.days, max(datetime.now(), timer.at)))
+            self._move_to(timer, next_on(timer.at, timer.days, max(datetime.now(), timer.at), timer.skips))
         elif timer.every_s:  # "every hour": the next step after now (those missed asleep are not said)
             ahead = timer.every_s - late % timer.every_s
             if timer.at is not None:
@@ -781,20 +784,20 @@ class Timers:
         chosen = named[:1] if day == "next" else [t for t in named if _is_on(t, day, now)]
         if not chosen:
             if later := [t for t in named if day != "next" and _repeats_on(t, day, now)]:
-                # "skip friday's alarm" on a Monday: its days hold no exceptions, only the next
-                repeating = later[0]
-                return (
-                    f"I can only skip the next one: your {kind} for "
-                    f"{_alarm_time(repeating.at, now, repeating.days)} goes off next "
-                    f"{_day_name(repeating.at, now, today=True).removeprefix('on ')}."
-                )
+                # "skip friday's alarm" on a Monday: that Friday is skipped when it comes
+                on = _date_of(day, now)
+                for timer in later:
+                    timer.skips |= {on}
+                    self._kept(timer)
+                each = listed([time_of_day(t.at) for t in later])
+                return f"Skipped your {kind} for {each} on {date_of(on)}: the other days as ever."
             return f"There is no {_said(kind, name, which)} {'set' if day == 'next' else f'for {day}'}."
         said = []
         for timer in chosen:
             timer.handle.cancel()
             if timer.days:
                 skipped = timer.at
-                self._move_to(timer, next_on(timer.at, timer.days, timer.at))
+                self._move_to(timer, next_on(timer.at, timer.days, timer.at, timer.skips))
                 said.append(
                     f"Skipped your {kind} for {_time_and_day(skipped, now)}: the next is"
                     f" {_day_name(timer.at, now, today=True)}."
@@ -888,12 +891,16 @@ class Timers:
         if at is None:
             return "To what time? Say, for example: move my alarm to 7:30 AM."
         timer.handle.cancel()
-        self._move_to(timer, next_on(at - timedelta(days=1), timer.days, now) if timer.days else at)
+        self._move_to(
+            timer, next_on(at - timedelta(days=1), timer.days, now, timer.skips) if timer.days else at
+        )
         return f"Alarm moved to {_alarm_time(timer.at, now, timer.days)}."
 
     def _move_to(self, timer: Timer, at: datetime) -> None:
-        """An alarm or a reminder set again, for `at` (its next day, or a new time)."""
+        """An alarm or a reminder set again, for `at` (its next day, or a new time); the skipped days
+        it has passed are forgotten."""
         timer.at = at
+        timer.skips = frozenset(day for day in timer.skips if day > at.date())
         self._run_for(timer, seconds_until(at, datetime.now()))
 
     def _run_for(self, timer: Timer, seconds: float) -> None:
@@ -951,6 +958,7 @@ class Timers:
                     due_at=due_at, missed=NOT_RUNNING, key=row["key"], name=row.get("name"),
                     days=row.get("days") or "", paused_left=row.get("paused_left"),
                     every_s=int(row.get("every_s") or 0),
+                    skips=frozenset(date.fromisoformat(d) for d in (row.get("skips") or "").split(",") if d),
                 )  # fmt: skip
                 if timer.paused_left is not None:
                     timer.paused_left = int(timer.paused_left)
@@ -1001,6 +1009,14 @@ def _is_on(timer: Timer, day: str, now: datetime) -> bool:
     if day in ("today", "tomorrow"):
         return timer.at.date() == now.date() + timedelta(days=day == "tomorrow")
     return WEEKDAYS[timer.at.weekday()] == day
+
+
+def _date_of(day: str, now: datetime) -> date:
+    """The date `day` names from `now`: "today", "tomorrow", or the coming "friday" (a week on, said
+    on a Friday)."""
+    if day in ("today", "tomorrow"):
+        return now.date() + timedelta(days=day == "tomorrow")
+    return now.date() + timedelta(days=(WEEKDAYS.index(day) - now.weekday()) % 7 or 7)
 
 
 def _repeats_on(timer: Timer, day: str, now: datetime) -> bool:

@@ -3,7 +3,7 @@
 import asyncio
 import re
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
@@ -15,6 +15,7 @@ from assistant.timers import (
     Timers,
     fill,
     next_clock_time,
+    next_on,
     parse_duration,
     parse_request,
     spoken_duration,
@@ -504,6 +505,25 @@ def test_a_paused_timer_stays_paused_across_a_restart(tmp_path):
     memory.close()
 
 
+def test_a_later_day_skipped_is_kept_across_a_restart(tmp_path):
+    memory = Memory(MemoryConfig(path=str(tmp_path / "memory.db"))).build()
+
+    async def run():
+        timers = Timers(lambda text: None, keep=memory.keep_timer, drop=memory.drop_timer)
+        timers.answer("wake me up at seven on weekdays", MONDAY_10_AM)  # next: Tuesday
+        timers.answer("skip my alarm on friday", MONDAY_10_AM)
+        timers.close()
+        restarted = Timers(lambda text: None, keep=memory.keep_timer, drop=memory.drop_timer)
+        assert restarted.restore(memory.kept_timers()) == []
+        skips = restarted.alarms[0].skips
+        restarted.close()
+        return skips
+
+    assert asyncio.run(run()) == {date(2026, 12, 11)}
+    assert memory.kept_timers()[0]["skips"] == "2026-12-11"
+    memory.close()
+
+
 def test_one_day_of_a_repeating_alarm_is_skipped_and_a_one_off_cancelled():
     async def main():
         timers = Timers(lambda text: None)
@@ -513,9 +533,12 @@ def test_one_day_of_a_repeating_alarm_is_skipped_and_a_one_off_cancelled():
             "Skipped your alarm for 7:00 AM tomorrow: the next is on Wednesday."
             " Cancelled your alarm for 9:00 AM tomorrow."
         )
-        assert timers.answer("cancel my alarm for friday", MONDAY_10_AM) == (
-            "I can only skip the next one: your alarm for 7:00 AM on weekdays goes off next Wednesday."
+        assert timers.answer(
+            "cancel my alarm for friday", MONDAY_10_AM
+        ) == (  # was "I can only skip the next"
+            "Skipped your alarm for 7:00 AM on Friday, December 11, 2026: the other days as ever."
         )
+        assert timers.alarms[0].skips == {date(2026, 12, 11)}
         assert timers.answer("skip my alarm on saturday", MONDAY_10_AM) == "There is no alarm for saturday."
         assert (
             timers.answer("when is my next alarm", MONDAY_10_AM)
@@ -531,6 +554,8 @@ def test_one_day_of_a_repeating_alarm_is_skipped_and_a_one_off_cancelled():
         )
         [alarm] = timers.alarms
         assert (alarm.at, alarm.days) == (datetime(2026, 12, 10, 7, 0), "01234")
+        # when Thursday's has rung, the next is Monday's: Friday is skipped
+        assert next_on(alarm.at, alarm.days, alarm.at, alarm.skips) == datetime(2026, 12, 14, 7, 0)
         timers.answer("remind me to call my mom in an hour", MONDAY_10_AM)
         assert timers.answer("what's my next reminder", MONDAY_10_AM) == (
             "Your next reminder is to call your mom in 1 hour."
