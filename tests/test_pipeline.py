@@ -111,13 +111,13 @@ def test_the_start_prefills_the_remembered_window_for_the_first_question(tmp_pat
 
     async def body(pipe):
         await pipe._preparing  # the start's prefill, done while the person reads the prompt
-        return await pipe.ask("What is my name?")
+        return await pipe.ask("Remember me?")  # the LLM's ("what is my name" is about_you.py's)
 
     turn = asyncio.run(_session(cfg, body, speak=False))
     first = _log(cfg)[0]
     assert turn.answer_text.strip() and first["prompt_tokens"] > 40
     own_message = first["prompt_tokens"] - first["reused_tokens"]
-    assert 0 < own_message <= 12  # "<|im_start|>user\nWhat is my name?<|im_end|>..." and no more
+    assert 0 < own_message <= 12  # "<|im_start|>user\nRemember me?<|im_end|>..." and no more
 
 
 def test_a_question_prepared_from_its_partial_transcript_starts_from_the_cache(tmp_path):
@@ -234,7 +234,7 @@ def test_a_crash_during_a_turn_keeps_completed_turns_and_goes_on(tmp_path):
     sink = _BrokenSink()
 
     async def body(pipe):
-        first = await pipe.ask("Hello.")
+        first = await pipe.ask("What time is it?")  # one clause ("Hello." is two now: courtesy.py)
         broken = await asyncio.wait_for(pipe.ask("And again?"), 60)
         third = await pipe.ask("One more time.")
         return first, broken, third
@@ -616,7 +616,7 @@ def test_a_clock_question_is_answered_from_the_clock_not_by_the_llm(tmp_path):
         await pipe.wait(spoken, 30)
         after = datetime.now()
         await pipe._preparing  # the cache catching up with the clock's answers
-        return before, after, typed, weather, spoken, await pipe.ask("Thank you.")
+        return before, after, typed, weather, spoken, await pipe.ask("Tell me a story.")
 
     before, after, typed, weather, spoken, _ = asyncio.run(_session(cfg, body, sink=sink, observer=console))
     assert typed.answer_text in {clock.answer("what time is it", t) for t in (before, after)}
