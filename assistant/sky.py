@@ -39,8 +39,10 @@ _PATTERNS = phrases.requests(
     {
         "sunset": rf"(?:{_SUNSET}){_DAY}",
         "sunrise": rf"(?:{_SUNRISE}){_DAY}",
-        "moon": r"(?:what's|what is) the (?:moon(?:'s)? phase|phase of the moon)(?: tonight| today| now)?"
-        r"|what phase is the moon(?: in)?(?: tonight| today| now)?",
+        # "phase" is heard "face" (12 of 12 held-out voices, scripts/bench_requests.py): no one asks
+        # for the moon's face
+        "moon": r"(?:what's|what is) the (?:moon(?:'s)? (?:phase|face)|phase of the moon)"
+        r"(?: tonight| today| now)?|what phase is the moon(?: in)?(?: tonight| today| now)?",
         "full tonight": r"is (?:it|there) a full moon(?: tonight| today)?"
         r"|is the moon full(?: tonight| today)?",
         "full moon": r"when is the next full moon|when is the full moon|when's the next full moon",

@@ -66,6 +66,7 @@ def test_a_zone_of_no_city_is_told_so_and_the_polar_night_said(zone):
             "The moon is a waning crescent tonight; the next full moon is on Thursday, December 24, 2026.",
         ),
         (datetime(2025, 1, 13), "what phase is the moon", "The moon is full tonight."),
+        (datetime(2025, 1, 13), "what's the moon face tonight", "The moon is full tonight."),  # as heard
         (
             datetime(2025, 1, 29),
             "is it a full moon tonight",
