@@ -51,6 +51,7 @@ _REQUESTS = {
 _LEVELS = {normalize(str(n)): n for n in range(1, 11)} | {
     "max": 10, "maximum": 10, "full": 10, "min": 1, "minimum": 1, "the max": 10, "the maximum": 10,
 }  # fmt: skip
+_PERCENTS = {f"{normalize(str(n * 10))} percent": n for n in range(1, 11)}  # "fifty percent": 5
 _PATTERNS = {
     kind: re.compile(rf"{LEAD_IN}(?:can you |could you )?(?:{asked}){_TAIL}")
     for kind, asked in _REQUESTS.items()
@@ -71,11 +72,8 @@ def kind_of(text: str) -> str | None:
 
 def _level(m) -> int | None:
     """The level "set the volume to five" names (1 to 10, "max"; "fifty percent": 5), else None."""
-    said = (m["level"] or m["bare"] or "").removesuffix(" percent")
-    if said in _LEVELS:
-        return _LEVELS[said]
-    tens = {normalize(str(n * 10)): n for n in range(1, 11)}  # "fifty percent"
-    return tens.get(said) if (m["level"] or m["bare"] or "").endswith("percent") else None
+    said = m["level"] or m["bare"] or ""
+    return _LEVELS.get(said) or _PERCENTS.get(said)
 
 
 def answer(text: str, tts: PiperTts | None, default: float) -> str | None:
