@@ -11,8 +11,9 @@ holiday only ("when is my alarm" is `timers.py`'s), and "how many weeks until ..
 days. The calendar itself too ("how many days are left in the year", "what week is it", "is 2028 a
 leap year", "how many days are in february": `calendar_answer`), spans of years ("how many years
 ago was 1969", "how old is someone born in 1990": `years_answer`; the LLM said "1969 was 20 years
-ago."), days between two dates, and "how long until five pm" (`_until_time`). A question about a
-day with no date in it ("what day is my birthday") goes to the LLM.
+ago."), days between two dates, "how long until five pm" (`_until_time`), and "my birthday" once
+the user told it (`about_you.py`). A question about a day with no date in it ("what day is the
+party") goes to the LLM.
 
     dates.answer("how many days until christmas", now)   # "19 days: it's Friday, December 25, 2026."
     dates.answer("what day is tomorrow", now)             # "It's Monday, December 7, 2026."
@@ -91,15 +92,14 @@ _CALENDAR = phrases.requests(
 )
 
 
-_YEAR_ONLY = r"(?P<year>\d\d ?\d\d)"
 _YEARS = phrases.requests(  # years away: "how many years ago was 1969", "how old is someone born in 1990"
     {
-        "ago": rf"(?:how )?(?:many years|long) ago (?:was|is) {_YEAR_ONLY}",
-        "until": rf"(?:how )?many years (?:is it |are there )?(?:until|till|to|before) {_YEAR_ONLY}",
+        "ago": rf"(?:how )?(?:many years|long) ago (?:was|is) {_YEAR}",
+        "until": rf"(?:how )?many years (?:is it |are there )?(?:until|till|to|before) {_YEAR}",
         "born": rf"how old (?:is|will be|would be) (?:someone|somebody|a person|a child|(?:he|she) if"
-        rf" (?:he|she) was) born in {_YEAR_ONLY}(?: this year| now)?",
+        rf" (?:he|she) was) born in {_YEAR}(?: this year| now)?",
         "born me": rf"how old (?:am i|will i be|would i be)(?: this year| now)? if i was born in"
-        rf" {_YEAR_ONLY}",
+        rf" {_YEAR}",
         "in": r"what year (?:will it be|is it going to be|will be) in (?P<n>\d+) years(?: from now| time)?",
         "was": r"what year was it (?P<n>\d+) years ago",
     }
@@ -185,13 +185,13 @@ def answer(text: str, now: datetime | None = None, birthday: str | None = None) 
             return about_you.UNKNOWN_BIRTHDAY if any(p.fullmatch(said) for p in asks) else None
         month, day = map(int, birthday.split("-"))
         said = re.sub(r"\bmy (?:next )?birthday\b", f"{MONTHS[month - 1].lower()} {day}", said)
-        text = said
+        text = said  # "how long until march 3": `_until_time` reads the text too
     if (known := calendar_answer(said, today) or years_answer(said, today)) is not None:
         return known
     if between := _BETWEEN.fullmatch(said):
         first, second = (
-            today if said in ("now", "today") else _day(said, now, False)
-            for said in (between["first"], between["second"])
+            today if named in ("now", "today") else _day(named, now, False)
+            for named in (between["first"], between["second"])
         )
         if first is None or second is None:
             return None
