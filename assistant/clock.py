@@ -71,7 +71,7 @@ _ELSEWHERE = re.compile(  # "what time is it in tokyo", "what's the date in sydn
     rf" (?:in|over in) (?P<place>[a-z][a-z' ]*?){_AFTER}"
 )
 _PLACE = r"[a-z][a-z' ]*?"
-_HERE = {"here", "me", "us", "my time", "my time zone", "where i am", "where i live"}
+_HERE = {"here", "me", "my time", "my time zone", "where i am", "where i live"}  # "us" is the US
 _DIFFERENCE = re.compile(  # "what's the time difference between london and tokyo", "... with tokyo"
     rf"{LEAD_IN}(?:{_ASK})?(?:what's |what is )?(?:the )?time difference (?:between (?P<first>{_PLACE})"
     rf" and (?P<second>{_PLACE})|(?:with|to|from|for) (?P<one>{_PLACE}))"
