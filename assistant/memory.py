@@ -1,13 +1,13 @@
 """Every turn of every conversation, in one SQLite file, through sqlite-utils.
 
-A small verb API: `add`, `recent`, `count`, `clear`, `export`, `close`; `keep_timer`,
-`drop_timer`, `kept_timers` for the timers, alarms and reminders not yet due, which outlive a
-restart (`timers.py`); `add_to_list`, `list_items`, `remove_from_list`, `list_names` for the lists
-and notes kept by voice (`lists.py`); `set_fact`, `fact`, `facts`, `forget_fact` for what the user asked it
-to remember about them (`about_you.py`). `clear` forgets the conversation, not those. Each write is one
+A small verb API: `add`, `recent`, `count`, `clear`, `export`, `close`; `keep_timer`, `drop_timer`,
+`kept_timers` for the timers, alarms and reminders not yet due, which outlive a restart
+(`timers.py`); `add_to_list`, `list_items`, `remove_from_list`, `list_names` for the lists and notes
+kept by voice (`lists.py`); `set_fact`, `fact`, `facts`, `forget_fact` for what the user asked it to
+remember about them (`about_you.py`). `clear` forgets the conversation, not those. Each write is one
 transaction (`with db.atomic():`); the schema comes from registered migrations
-(`sqlite_utils.Migrations`, recorded in `_sqlite_migrations`), so a later column is a new
-function below, never an edit of an old one.
+(`sqlite_utils.Migrations`, recorded in `_sqlite_migrations`), so a later column is a new function
+below, never an edit of an old one.
 
 Durability: WAL journal with `synchronous=FULL`. `add()` returns only after its COMMIT has been
 fsynced to the WAL, so a turn whose id was returned survives SIGKILL and power loss alike; a
