@@ -52,7 +52,9 @@ _PATTERNS = {  # kind → pattern, tried in order
     r"|(?:what's|what is) my name again",
     "set": rf"(?:my name is|my name's|my names|i'm called|i am called|(?:you can |please )?call me) {_NAME}",
     "unsaid": r"my name is|my name's|call me",  # the name itself not heard: asked back
-    "set birthday": r"my birthday is(?: on)? (?P<day>.+?)|i was born on (?P<born>.+?)",
+    # "my birthday's": "my birthdays" as the recognizer writes it (as "my names" above)
+    "set birthday": r"my (?:birthday is|birthday's|birthdays)(?: on)? (?P<day>.+?)"
+    r"|i was born on (?P<born>.+?)",
     "ask birthday": r"(?:when's|when is|what's|what is|do you know|do you remember) my birthday",
     "forget birthday": r"(?:forget|delete|erase|remove) my birthday",
 }

@@ -103,6 +103,8 @@ def test_a_name_outlives_a_restart_and_forgetting_the_conversation(tmp_path):
     [
         ("My birthday is March third.", AboutRequest("set birthday", "03-03")),
         ("my birthday is on the 3rd of march", AboutRequest("set birthday", "03-03")),
+        ("my birthday's march third", AboutRequest("set birthday", "03-03")),
+        ("my birthdays march third", AboutRequest("set birthday", "03-03")),  # as one voice was heard
         ("I was born on march third nineteen ninety", AboutRequest("set birthday", "03-03")),
         ("my birthday is february twenty ninth", AboutRequest("set birthday", "02-29")),
         ("When is my birthday?", AboutRequest("ask birthday")),
