@@ -170,6 +170,12 @@ def _birthday(request: AboutRequest, memory, today: date) -> str:
     return f"Your birthday is {_said(known)}: that's in {days} day{'s' * (days != 1)}."
 
 
+def described(facts: dict[str, str]) -> list[tuple[str, str]]:
+    """The facts kept, as `assistant memory about` prints them: ("name", "Sam"), ("birthday",
+    "March 3"); a key this version does not know, as it is kept."""
+    return [(key, _said(value) if key == BIRTHDAY else value) for key, value in sorted(facts.items())]
+
+
 def _said(value: str) -> str:
     """ "03-03" → "March 3"."""
     month, day = map(int, value.split("-"))

@@ -178,8 +178,12 @@ def _parser() -> argparse.ArgumentParser:
         help="only the turns the LLM answered (not the clock's, the timers', sums ...: they are quicker)",
     )
 
-    p = command("memory", _cmd_memory, "Show, export or clear the conversation memory; show the lists.")
-    p.add_argument("action", choices=["show", "export", "clear", "lists"])
+    p = command(
+        "memory",
+        _cmd_memory,
+        "Show, export or clear the conversation memory; show the lists, and what it knows of you.",
+    )
+    p.add_argument("action", choices=["show", "export", "clear", "lists", "about"])
     p.add_argument("--last", type=_at_least_one, default=20, metavar="N", help="show: how many recent turns")
     p.add_argument("--yes", action="store_true", help="clear: do not ask for confirmation")
 
@@ -332,7 +336,7 @@ def _cmd_latency(args) -> int:
 
 def _cmd_memory(args) -> int:
     cfg = _load(args)
-    from assistant import lists
+    from assistant import about_you, lists
     from assistant.memory import Memory
 
     memory = Memory(cfg.memory)
@@ -356,6 +360,12 @@ def _cmd_memory(args) -> int:
                 items = memory.list_items(name)
                 print(f"{lists.title(name)} ({lists.counted(len(items), name)}):")
                 print("\n".join(f"  {item}" for item in items))
+        elif args.action == "about":  # told by voice ("my name is Sam"), read here
+            facts = memory.facts()
+            if not facts:
+                print(f"nothing kept about you in {cfg.memory.db_path}")
+            for key, said in about_you.described(facts):
+                print(f"{key}: {said}")
         else:
             question = f"Delete all {_counted(memory.count(), 'turn')} in {cfg.memory.db_path}?"
             if not args.yes and not _confirmed(question):

@@ -330,6 +330,20 @@ def test_lists_prints_each_list_kept_by_voice(three_turns):
     assert _cli("memory", "lists", config=config).stdout == result.stdout  # the turns, not the lists
 
 
+def test_about_prints_what_the_user_told_of_themselves(three_turns):
+    config, db = three_turns
+    assert _cli("memory", "about", config=config).stdout == f"nothing kept about you in {db}\n"
+    memory = Memory(MemoryConfig(path=str(db))).build()
+    memory.set_fact("name", "Sam")
+    memory.set_fact("birthday", "03-03")
+    memory.close()
+    result = _cli("memory", "about", config=config)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["birthday: March 3", "name: Sam"]
+    assert _cli("memory", "clear", "--yes", config=config).stdout == f"deleted 3 turns from {db}\n"
+    assert _cli("memory", "about", config=config).stdout == result.stdout  # the turns, not the facts
+
+
 def test_clear_asks_first_and_deletes_only_on_yes(three_turns):
     config, db = three_turns
     refused = _cli("memory", "clear", config=config, stdin="n\n")
