@@ -108,6 +108,13 @@ _CANNOT = re.compile(
     r"|(?:add|put) .+ (?:to|on|onto) (?:the |my )?(?:alarm|reminder)s?"
     r"|(?:extend|lengthen|shorten|delay|push back) (?:the |my )?(?:alarm|reminder)s?.*)(?: please)?"
 )
+# a step `_EVERY` does not keep ("every two days", "every other week", "every month"): an honest answer,
+# not "When?" and a reminder whose task is "every two days to water the plants"
+_UNKNOWN_STEP = re.compile(
+    rf"{LEAD_IN}(?:remind me|wake me(?: up)?|set (?:an|my|the|a) (?:alarm|reminder))\b.*\bevery"
+    rf" (?:other (?:day|week|month)|(?:{_NUMBER}) (?:days|weeks|months|years)|week|month|year|fortnight)"
+    r"(?: (?:to|at|on|that|about|in|from|starting)\b.*)?"
+)
 # "snooze", "snooze for five minutes", after an alarm rang
 _SNOOZE = re.compile(rf"{LEAD_IN}snooze(?: (?:it|the alarm|my alarm))?(?: for (?P<for>.+?))?(?: please)?")
 SNOOZE_S = 9 * 60  # as a bedside clock snoozes
@@ -178,8 +185,8 @@ _CLOCK_TIME = re.compile(
 
 class Request(NamedTuple):
     what: str  # "set" (a timer), "alarm", "remind", "cancel", "left" (on the timers), "when", "snooze",
-    # "pause", "resume", "restart", "change" (a timer's time left), "move" (an alarm), "cannot" (pause an
-    # alarm, add time to it)
+    # "pause", "resume", "restart", "change" (a timer's time left), "move" (an alarm), "cannot repeat"
+    # ("every two days"), "cannot" (pause an alarm, add time to it)
     seconds: int | None = None  # set, alarm, remind: from now until due; None: no time said (asked back);
     # change: how much to add (below 0: take off); snooze: for how long
     kind: str = "timer"  # cancel, when: "timer", "alarm" or "reminder"
@@ -243,6 +250,8 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
         return Request("move", kind="alarm", which=m["which"] or "", when=m["when"])
     if _CANNOT.fullmatch(said):
         return Request("cannot")
+    if _UNKNOWN_STEP.fullmatch(said):
+        return Request("cannot repeat")
     if m := _SNOOZE.fullmatch(said):
         seconds = parse_duration(m["for"]) if m["for"] else SNOOZE_S
         return Request("snooze", seconds)
@@ -651,6 +660,12 @@ class Timers:
             return (
                 "I can't pause an alarm or a reminder, or add time to it: cancel it and set a new one, or"
                 " move an alarm: say, for example, move my alarm to 7:30 AM."
+            )
+        if request.what == "cannot repeat":
+            return (
+                "I can repeat an alarm or a reminder every day, on weekdays, on days of the week, or every"
+                " so many hours or minutes, but not every few days, weeks or months yet. Say, for example:"
+                " remind me every monday at nine to water the plants."
             )
         if request.what == "snooze":
             return self._snooze(request.seconds or SNOOZE_S, now)

@@ -505,6 +505,24 @@ def test_a_paused_timer_stays_paused_across_a_restart(tmp_path):
     memory.close()
 
 
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "remind me every two days to water the plants",
+        "remind me to water the plants every other day",
+        "remind me every week to take out the trash",
+        "remind me every month to pay the rent",
+        "wake me up every two days at seven",
+    ],
+)
+def test_a_step_it_cannot_keep_is_said_not_asked_when(asked):
+    """It was "When? ..." and then a reminder "every two days to water the plants", once."""
+    timers = Timers(lambda text: None)
+    assert timers.answer(asked, MONDAY_10_AM).startswith("I can repeat an alarm or a reminder every day")
+    assert timers.running == [] and timers.asked is None
+    assert parse_request("remind me to check every week of the calendar", MONDAY_10_AM).what == "remind"
+
+
 def test_a_later_day_skipped_is_kept_across_a_restart(tmp_path):
     memory = Memory(MemoryConfig(path=str(tmp_path / "memory.db"))).build()
 
