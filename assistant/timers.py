@@ -108,11 +108,11 @@ _CANNOT = re.compile(
     r"|(?:add|put) .+ (?:to|on|onto) (?:the |my )?(?:alarm|reminder)s?"
     r"|(?:extend|lengthen|shorten|delay|push back) (?:the |my )?(?:alarm|reminder)s?.*)(?: please)?"
 )
-# a step `_EVERY` does not keep ("every two days", "every other week", "every month"): an honest answer,
-# not "When?" and a reminder whose task is "every two days to water the plants"
+# a step `_EVERY` does not keep ("every month", "every other year"): an honest answer, not "When?"
+# and a reminder whose task is "every month to pay the rent"
 _UNKNOWN_STEP = re.compile(
     rf"{LEAD_IN}(?:remind me|wake me(?: up)?|set (?:an|my|the|a) (?:alarm|reminder))\b.*\bevery"
-    rf" (?:other (?:day|week|month)|(?:{_NUMBER}) (?:days|weeks|months|years)|week|month|year|fortnight)"
+    rf" (?:other (?:month|year)|(?:{_NUMBER}) (?:months|years)|month|year)"
     r"(?: (?:to|at|on|that|about|in|from|starting)\b.*)?"
 )
 # "snooze", "snooze for five minutes", after an alarm rang
@@ -128,9 +128,12 @@ _EVERY = re.compile(
     r"|(?P<weekends>every weekend|on weekends|at weekends)"
     rf"|(?:every|each) (?P<every>(?:{_DAYNAME})s?(?:(?: and |, | )(?:{_DAYNAME})s?)*)"
     rf"|on (?P<on>(?:{_DAYNAME})s(?:(?: and |, | )(?:{_DAYNAME})s)*)"
-    # "every hour", "every thirty minutes", "every half hour": from now on, at that step
-    rf"|every (?P<interval>(?:an )?hour and a half|half (?:an )?hour|(?:(?:{_NUMBER}) )?(?:minute|hour)s?))\b"
+    # "every hour", "every thirty minutes", "every half hour", "every two days", "every other week":
+    # from now on (or the time of day said), at that step
+    rf"|every (?P<interval>(?:an )?hour and a half|half (?:an )?hour|(?:(?:{_NUMBER}) )?(?:minute|hour)s?"
+    rf"|(?:{_NUMBER}) (?:day|week)s|other (?:day|week)|week|fortnight))\b"
 )
+DAY_S = 86400
 EVERY_DAY = "0123456"  # `Request.days`, `Timer.days`: weekday numbers, Monday 0
 _LEFT = re.compile(
     # "how" may be lost: without a pre-roll, the recognizer heard "much time is left" from 4 of 12 voices
@@ -186,7 +189,7 @@ _CLOCK_TIME = re.compile(
 class Request(NamedTuple):
     what: str  # "set" (a timer), "alarm", "remind", "cancel", "left" (on the timers), "when", "snooze",
     # "pause", "resume", "restart", "change" (a timer's time left), "move" (an alarm), "cannot repeat"
-    # ("every two days"), "cannot" (pause an alarm, add time to it)
+    # ("every month"), "cannot" (pause an alarm, add time to it)
     seconds: int | None = None  # set, alarm, remind: from now until due; None: no time said (asked back);
     # change: how much to add (below 0: take off); snooze: for how long
     kind: str = "timer"  # cancel, when: "timer", "alarm" or "reminder"
@@ -260,8 +263,9 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
         # a time without a.m. or p.m. is of the part of the day said, else by day: "at nine" 9 AM
         days, part, once = _days(every), every["part"] or "day", said[: every.start()] + said[every.end() :]
         if every["interval"]:  # "remind me every hour to stretch": the first an hour from now
+            words = every["interval"].replace("half hour", "half an hour").replace("fortnight", "two weeks")
             words = re.sub(
-                r"^(minute|hour)s?$", r"one \1", every["interval"].replace("half hour", "half an hour")
+                r"^(minute|hour|week)s?$", r"one \1", re.sub(r"^other (day|week)$", r"two \1s", words)
             )
             step = parse_duration(re.sub(r"^hour and", "an hour and", words)) or 0
     if m := _REMIND.fullmatch(once):
@@ -283,7 +287,8 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
         return None
     if step:  # said with no time, the first is a step from now
         seconds = request.seconds or step
-        at = request.at or (now + timedelta(seconds=seconds) if request.what == "alarm" else None)
+        by_day = request.what == "alarm" or step % DAY_S == 0  # a step of days keeps its time of day
+        at = request.at or (now + timedelta(seconds=seconds) if by_day else None)
         return request._replace(seconds=seconds, at=at, every=step)
     return _each_week(request._replace(days=days, part=part if request.seconds is None else ""), now)
 
@@ -357,6 +362,15 @@ def next_on(at: datetime, days: str, after: datetime, skips: frozenset[date] = f
     change of summer time."""
     while at <= after or str(at.weekday()) not in days or at.date() in skips:
         at += timedelta(days=1)
+    return at
+
+
+def next_step(at: datetime, step_s: int, after: datetime) -> datetime:
+    """The first moment later than `after` a whole number of `step_s` (days) from `at`. Naive local
+    times: "every two days at nine" stays at nine across a change of summer time."""
+    at += timedelta(seconds=step_s)
+    while at <= after:
+        at += timedelta(seconds=step_s)
     return at
 
 
@@ -663,9 +677,9 @@ class Timers:
             )
         if request.what == "cannot repeat":
             return (
-                "I can repeat an alarm or a reminder every day, on weekdays, on days of the week, or every"
-                " so many hours or minutes, but not every few days, weeks or months yet. Say, for example:"
-                " remind me every monday at nine to water the plants."
+                "I can repeat an alarm or a reminder every day, on days of the week, every few days or"
+                " weeks, or every so many hours or minutes, but not every month yet. Say, for example:"
+                " remind me every monday at nine to pay the rent."
             )
         if request.what == "snooze":
             return self._snooze(request.seconds or SNOOZE_S, now)
@@ -742,6 +756,8 @@ class Timers:
         ringing, missed = timer.at, timer.missed  # this one's, before a repeating one is set again
         if timer.days:  # "every day": set for its next day before it is said (the same time of day)
             self._move_to(timer, next_on(timer.at, timer.days, max(datetime.now(), timer.at), timer.skips))
+        elif timer.every_s and timer.every_s % DAY_S == 0 and timer.at:  # "every two days": its time of day
+            self._move_to(timer, next_step(timer.at, timer.every_s, max(datetime.now(), timer.at)))
         elif timer.every_s:  # "every hour": the next step after now (those missed asleep are not said)
             ahead = timer.every_s - late % timer.every_s
             if timer.at is not None:
@@ -1067,6 +1083,10 @@ def _reminder_time(timer: Timer, now: datetime, clock_now: float | None = None) 
     """ "at 5:00 PM" for one set at a time of day (and its days), else "in 10 minutes" (from
     `clock_now`, on the timers' clock; as set when None)."""
     left = timer.seconds if clock_now is None else timer.left(clock_now)
+    if (
+        timer.every_s and timer.every_s % DAY_S == 0 and timer.at
+    ):  # "every 2 days, the next at 9:00 AM tomorrow"
+        return f"{_every(timer.every_s)}, the next at {_time_and_day(timer.at, now)}"
     if timer.every_s:  # "every hour, the next in 59 minutes"
         return f"{_every(timer.every_s)}, the next in {spoken_duration(left)}"
     if timer.at is not None:
@@ -1075,7 +1095,10 @@ def _reminder_time(timer: Timer, now: datetime, clock_now: float | None = None) 
 
 
 def _every(seconds: int) -> str:
-    """ "every hour", "every 30 minutes", "every 1 hour and 30 minutes"."""
+    """ "every hour", "every 30 minutes", "every 1 hour and 30 minutes", "every 2 days", "every week"."""
+    if seconds % (7 * DAY_S) == 0:
+        weeks = seconds // (7 * DAY_S)
+        return "every week" if weeks == 1 else f"every {weeks} weeks"
     each = spoken_duration(seconds)
     return f"every {each[2:]}" if each.startswith("1 ") and " and " not in each else f"every {each}"
 

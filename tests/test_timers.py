@@ -16,6 +16,7 @@ from assistant.timers import (
     fill,
     next_clock_time,
     next_on,
+    next_step,
     parse_duration,
     parse_request,
     spoken_duration,
@@ -507,20 +508,61 @@ def test_a_paused_timer_stays_paused_across_a_restart(tmp_path):
 
 @pytest.mark.parametrize(
     "asked",
-    [
-        "remind me every two days to water the plants",
-        "remind me to water the plants every other day",
-        "remind me every week to take out the trash",
-        "remind me every month to pay the rent",
-        "wake me up every two days at seven",
-    ],
+    ["remind me every month to pay the rent", "remind me every other month to see the dentist"],
 )
 def test_a_step_it_cannot_keep_is_said_not_asked_when(asked):
-    """It was "When? ..." and then a reminder "every two days to water the plants", once."""
+    """It was "When? ..." and then a reminder "every month to pay the rent", once."""
     timers = Timers(lambda text: None)
     assert timers.answer(asked, MONDAY_10_AM).startswith("I can repeat an alarm or a reminder every day")
     assert timers.running == [] and timers.asked is None
-    assert parse_request("remind me to check every week of the calendar", MONDAY_10_AM).what == "remind"
+    assert parse_request("remind me to check every month of the calendar", MONDAY_10_AM).what == "remind"
+
+
+@pytest.mark.parametrize(
+    ("asked", "seconds", "at", "every"),
+    [
+        # no time of day said: the first a step from now, then at that time of day
+        ("remind me every two days to water the plants", 2 * 86400, datetime(2026, 12, 9, 10, 0), 2 * 86400),
+        (
+            "remind me every other day at nine to feed the fish",
+            23 * 3600,
+            datetime(2026, 12, 8, 9, 0),
+            2 * 86400,
+        ),
+        ("remind me every week to take out the trash", 7 * 86400, datetime(2026, 12, 14, 10, 0), 7 * 86400),
+        ("remind me every fortnight to call grandma", 14 * 86400, datetime(2026, 12, 21, 10, 0), 14 * 86400),
+        ("wake me up every two days at seven", 21 * 3600, datetime(2026, 12, 8, 7, 0), 2 * 86400),
+    ],
+)
+def test_a_step_of_days_or_weeks_keeps_its_time_of_day(asked, seconds, at, every):
+    """It was asked back "When?" and then set once, "every two days to water the plants" as its task."""
+    request = parse_request(asked, MONDAY_10_AM)
+    assert (request.seconds, request.at, request.every) == (seconds, at, every)
+    assert "every" not in request.task
+
+
+def test_the_next_of_a_step_of_days_is_on_the_wall_clock():
+    nine = datetime(2026, 3, 6, 9, 0)  # summer time begins on March 8 in New York: still at nine
+    assert next_step(nine, 2 * 86400, nine) == datetime(2026, 3, 8, 9, 0)
+    assert next_step(nine, 2 * 86400, datetime(2026, 3, 11, 12, 0)) == datetime(2026, 3, 12, 9, 0)  # asleep
+
+
+def test_a_reminder_every_two_days_goes_off_and_is_set_for_two_days_on():
+    async def main():
+        said, now, timers = _on_a_test_clock()
+        assert timers.answer("remind me every other day at nine to feed the fish", MONDAY_10_AM) == (
+            "Okay, I'll remind you to feed the fish every 2 days, the next at 9:00 AM tomorrow."
+        )
+        [reminder] = timers.running
+        first = reminder.at
+        now[0] = reminder.due + 1
+        await asyncio.sleep(0.2)
+        assert said == ["Reminder: feed the fish."]
+        assert reminder in timers.running and reminder.at.time() == first.time()  # again at nine
+        assert reminder.at > first and (reminder.at - first).days % 2 == 0
+        timers.close()
+
+    asyncio.run(main())
 
 
 def test_a_later_day_skipped_is_kept_across_a_restart(tmp_path):
