@@ -17,6 +17,8 @@ when it is due the assistant says so aloud (`Pipeline.announce`), after the answ
     timers.answer("pause the timer")                        # "Timer paused with 24 minutes left."
     timers.answer("add five minutes to the timer")          # "5 minutes added: 29 minutes left."
     timers.answer("wake me up at seven on weekdays")        # "Alarm set for 7:00 AM on weekdays, starting ...
+    timers.answer("remind me every other day at nine to feed the fish")  # "... every 2 days, the next at ..."
+    timers.answer("cancel my alarm for friday")             # a later day of a repeating one: skipped
 
 Matched on `asr.text.normalize()`d text, as `clock.py` does: numbers arrive as words ("twenty
 five"), so they are read back through the same num2words that spelled them. A time of day without
