@@ -87,6 +87,7 @@ REQUESTS = [
     ("reminders", "remind me every day at nine to take my pills"),
     ("reminders", "remind me every hour to drink water"),
     ("reminders", "remind me in two days to call the dentist"),
+    ("reminders", "remind me every other day at nine to feed the fish"),
     ("sums", "what is twelve times seven"),
     ("sums", "what is three hundred and forty five plus six hundred and seventy eight"),
     ("sums", "what is fifteen percent of eighty"),
