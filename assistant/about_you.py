@@ -23,10 +23,10 @@ import re
 from datetime import date
 from typing import NamedTuple
 
+from assistant import phrases
 from assistant.arithmetic import in_digits
 from assistant.asr.text import normalize
 from assistant.clock import MONTHS
-from assistant.phrases import LEAD_IN
 
 NAME, BIRTHDAY = "name", "birthday"  # their keys among `Memory.set_fact`'s facts ("birthday": "03-03")
 ASK = "What's your name? Say: my name is, and then your name."  # no example name: the LLM took one up
@@ -63,7 +63,7 @@ _DAY_OF = re.compile(  # "march 3rd", "the 3rd of march", "3 march" (in digits: 
     rf"(?:the )?(?P<d>\d\d?)(?:st|nd|rd|th)?(?: of)? (?P<m>{_MONTH})|(?P<m2>{_MONTH}) (?:the )?(?P<d2>\d\d?)"
     r"(?:st|nd|rd|th)?"
 )
-_REQUESTS = {kind: re.compile(rf"{LEAD_IN}(?:{asked}){_TAIL}") for kind, asked in _PATTERNS.items()}
+_REQUESTS = phrases.requests(_PATTERNS, tail=_TAIL)
 
 
 class AboutRequest(NamedTuple):
@@ -93,8 +93,9 @@ def parse(text: str, asked: bool = False) -> AboutRequest | None:
 def month_day(words: str) -> tuple[int, int] | None:
     """(month, day) of "march third", "the third of march", "march 3rd 1990" (the year is not
     kept); None for words that are not a day of the year."""
-    m = _DAY_OF.match(in_digits(words))
-    if m is None or in_digits(words)[m.end() :].strip(" ,").lstrip("0123456789 ") != "":
+    said = in_digits(words)
+    m = _DAY_OF.match(said)
+    if m is None or not re.fullmatch(r",? ?(?:\d\d ?\d\d)?", said[m.end() :].strip()):  # a year: not kept
         return None
     month, day = MONTHS.index((m["m"] or m["m2"]).title()) + 1, int(m["d"] or m["d2"])
     try:
