@@ -18,6 +18,7 @@ turn beside the outside distribution.
     python scripts/bench_e2e.py --n 3 --config my.toml --voice piper
     python scripts/bench_e2e.py --wake computer       # "Computer, what is ...?", [wake] phrases set,
                                                       # no follow-up window: each needs the phrase
+    python scripts/bench_e2e.py --ask "Good morning." --ask "When does the sun set?"
 """
 
 from __future__ import annotations
@@ -298,6 +299,12 @@ def parse_args() -> argparse.Namespace:
         "--wake", metavar="PHRASE", help="say PHRASE before each question, with [wake] phrases = [PHRASE]"
     )
     p.add_argument(
+        "--ask",
+        action="append",
+        metavar="QUESTION",
+        help="ask this instead of the built-in questions (repeatable, in order): an answerer's requests",
+    )
+    p.add_argument(
         "--out", type=Path, default=REPO / "runs" / "bench_e2e", help="folder for logs and the PNG"
     )
     return p.parse_args()
@@ -306,7 +313,7 @@ def parse_args() -> argparse.Namespace:
 def main() -> int:
     args = parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    questions = QUESTIONS[: args.n]
+    questions = args.ask or QUESTIONS[: args.n]
     said = [f"{args.wake.capitalize()}, {q[0].lower()}{q[1:]}" for q in questions] if args.wake else questions
     wavs = synthesize(said, args.voice, args.out)
     config = bench_config(args.config, args.out, args.wake)
