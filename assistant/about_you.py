@@ -162,8 +162,9 @@ def _birthday(request: AboutRequest, memory, today: date) -> str:
         if not memory.forget_fact(BIRTHDAY):
             return "I don't know your birthday, so there is nothing to forget."
         return "Okay, I've forgotten your birthday."
-    known = memory.fact(BIRTHDAY)
-    if known is None:
+    stored = memory.fact(BIRTHDAY)
+    known = readable({BIRTHDAY: stored})[0].get(BIRTHDAY) if stored is not None else None
+    if known is None:  # never told, or a row edited by hand into no day
         return UNKNOWN_BIRTHDAY
     days = (birthday_on(known, today) - today).days
     if days == 0:
@@ -171,10 +172,24 @@ def _birthday(request: AboutRequest, memory, today: date) -> str:
     return f"Your birthday is {_said(known)}: that's in {days} day{'s' * (days != 1)}."
 
 
+def readable(facts: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """(the facts that can be used, those that cannot): a birthday that is no "MM-DD" of a real day
+    (a file edited by hand) is not counted to nor greeted on, and is said at the start."""
+    ok, bad = dict(facts), {}
+    if (birthday := ok.get(BIRTHDAY)) is not None:
+        try:
+            date(2000, *map(int, re.fullmatch(r"(\d\d)-(\d\d)", birthday).groups()))  # 2000: February 29
+        except (AttributeError, ValueError):  # no "MM-DD" at all, or no such day
+            bad[BIRTHDAY] = ok.pop(BIRTHDAY)
+    return ok, bad
+
+
 def described(facts: dict[str, str]) -> list[tuple[str, str]]:
     """The facts kept, as `assistant memory about` prints them: ("name", "Sam"), ("birthday",
     "March 3"); a key this version does not know, as it is kept."""
-    return [(key, _said(value) if key == BIRTHDAY else value) for key, value in sorted(facts.items())]
+    ok, bad = readable(facts)
+    said = {key: _said(value) if key == BIRTHDAY else value for key, value in ok.items()}
+    return sorted((said | {key: f"{value!r} (unreadable)" for key, value in bad.items()}).items())
 
 
 def _said(value: str) -> str:

@@ -539,7 +539,11 @@ class Pipeline:
             self.observer.warning(
                 f"memory database {self.memory.path}: a kept timer is unreadable ({row}); dropped"
             )
-        self.user_facts = await self._on_memory_thread(self.memory.facts)
+        self.user_facts, unreadable = about_you.readable(await self._on_memory_thread(self.memory.facts))
+        for key, value in unreadable.items():
+            self.observer.warning(
+                f"memory database {self.memory.path}: a kept {key} is unreadable ({value!r}); ignored"
+            )
         self._prefill_window()
 
     def _keep_timer(self, row: dict) -> None:
@@ -617,7 +621,7 @@ class Pipeline:
         if reply.endswith(about_you.ASK):
             self.asked_back = AskedBack("name")
         try:  # greetings say the name (`courtesy.py`), dates count to the birthday
-            self.user_facts = await self._on_memory_thread(self.memory.facts)
+            self.user_facts = about_you.readable(await self._on_memory_thread(self.memory.facts))[0]
         except sqlite3.Error:
             pass  # said above, as the answer: they keep what they had
         return reply

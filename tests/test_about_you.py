@@ -136,3 +136,11 @@ def test_a_birthday_is_kept_counted_to_and_forgotten(memory):
 def test_a_birthday_on_february_29_comes_on_march_1_in_other_years():
     assert about_you.birthday_on("02-29", date(2027, 1, 1)) == date(2027, 3, 1)
     assert about_you.birthday_on("02-29", date(2028, 1, 1)) == date(2028, 2, 29)
+
+
+def test_a_birthday_edited_by_hand_into_no_day_is_not_used(memory):
+    memory.set_fact(about_you.BIRTHDAY, "13-40")
+    memory.set_fact(about_you.NAME, "Sam")
+    assert about_you.readable(memory.facts()) == ({"name": "Sam"}, {"birthday": "13-40"})
+    assert _say(memory, "when is my birthday", today=date(2026, 12, 7)) == about_you.UNKNOWN_BIRTHDAY
+    assert about_you.described(memory.facts()) == [("birthday", "'13-40' (unreadable)"), ("name", "Sam")]

@@ -881,6 +881,11 @@ def test_a_name_is_asked_for_kept_across_a_restart_and_a_failed_write_is_said(tm
     birthday = about_you.birthday_on("03-03", datetime.now().date())  # answered by dates.py
     assert counted.answer_text.endswith(f"March 3, {birthday.year}.")
 
+    memory = Memory(cfg.memory).build()  # a birthday edited by hand into no day: said, not used
+    memory.set_fact(about_you.BIRTHDAY, "13-40")
+    memory.close()
+    console = Console(io.StringIO(), show_latency=False)
+
     async def restarted(pipe):
         hello = await pipe.ask("Hello.")
         said = await pipe.ask("What's my name?")
@@ -888,7 +893,8 @@ def test_a_name_is_asked_for_kept_across_a_restart_and_a_failed_write_is_said(tm
         failed = await pipe.ask("Call me Alex.")
         return hello, said, failed
 
-    hello, said, failed = asyncio.run(_session(cfg, restarted, speak=False))
+    hello, said, failed = asyncio.run(_session(cfg, restarted, speak=False, observer=console))
+    assert "a kept birthday is unreadable ('13-40'); ignored" in console.out.getvalue()
     assert hello.answer_text == "Hello, Sam. What can I do for you?"
     assert said.answer_text == "Your name is Sam."
     assert failed.answer_text.startswith("I can't reach your name: the memory file failed (")
