@@ -1,13 +1,13 @@
 """What the assistant cannot do, and what it is, said plainly instead of pretended by the LLM.
 
 Asked for the weather, the embedded model answered "The weather today is mostly sunny with a light
-breeze"; asked to remind, "I'll be calling you at 6 pm tomorrow" (reminders are `timers.py`'s
-now); to turn off the lights, "I'm going
-to turn off the lights"; asked how far Paris is from London, "approximately 2,140 kilometers";
-to translate, words that were not German. Told in its system prompt what it cannot do, it went on all the same
-(README, "Answers without the LLM"). The assistant never uses the internet and drives no device, so such
-a request gets an honest answer here, without the LLM. Matched on `asr.text.normalize()`d text from
-its start ("what's the weather like in Paris" is one; "I like rainy weather" is not).
+breeze"; asked to remind, "I'll be calling you at 6 pm tomorrow" (reminders are `timers.py`'s now);
+to turn off the lights, "I'm going to turn off the lights"; asked how far Paris is from London,
+"approximately 2,140 kilometers"; to translate, words that were not German. Told in its system
+prompt what it cannot do, it went on all the same (README, "Answers without the LLM"). The assistant
+never uses the internet and drives no device, so such a request gets an honest answer here, without
+the LLM. Matched on `asr.text.normalize()`d text from its start ("what's the weather like in Paris"
+is one; "I like rainy weather" is not).
 
 Asked what it can do, the embedded model said "I can assist you with any project or task that
 requires editing, grammar correction ..."; asked its name, "I'm Dr. Elena Grey, a dedicated AI
