@@ -57,6 +57,8 @@ _PATTERNS = {  # kind → pattern, tried in order
     r"|i was born on (?P<born>.+?)",
     "ask birthday": r"(?:when's|when is|what's|what is|do you know|do you remember) my birthday",
     "forget birthday": r"(?:forget|delete|erase|remove) my birthday",
+    "forget all": r"forget (?:everything|all) (?:about me|you know about me)|forget what you know about me"
+    r"|(?:forget|delete|erase) my name and (?:my )?birthday",
 }
 _MONTH = "|".join(m.lower() for m in MONTHS)
 _DAY_OF = re.compile(  # "march 3rd", "the 3rd of march", "3 march" (in digits: `in_digits`)
@@ -68,7 +70,7 @@ _REQUESTS = phrases.requests(_PATTERNS, tail=_TAIL)
 
 class AboutRequest(NamedTuple):
     what: str  # the name: "set", "ask" (what it is), "forget", "wrong" (forget it and ask), "unsaid"
-    # (ask for it); the birthday: "set birthday", "ask birthday", "forget birthday"
+    # (ask for it); the birthday: "set birthday", "ask birthday", "forget birthday"; both: "forget all"
     value: str = ""  # "set": the name as said back ("Mary Ann"); "set birthday": "03-03"
 
 
@@ -130,6 +132,13 @@ def birthday_on(value: str, today: date) -> date:
 
 def answer(request: AboutRequest, memory, today: date | None = None) -> str:
     """Do what `request` asks of `memory` (an open `Memory`; call it on its thread) and say so."""
+    if request.what == "forget all":
+        forgotten = [f"your {key}" for key in (NAME, BIRTHDAY) if memory.forget_fact(key)]
+        return (
+            f"Okay, I've forgotten {' and '.join(forgotten)}."
+            if forgotten
+            else "I don't know anything about you."
+        )
     if request.what.endswith("birthday"):
         return _birthday(request, memory, today or date.today())
     known = memory.fact(NAME)

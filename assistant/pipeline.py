@@ -616,7 +616,9 @@ class Pipeline:
         request = about_you.parse(text, asked is not None and asked.about == "name")
         if request is None:
             return None
-        what = "your birthday" if request.what.endswith("birthday") else "your name"
+        what = {"forget all": "what I know of you"}.get(request.what) or (
+            "your birthday" if request.what.endswith("birthday") else "your name"
+        )
         reply = await self._in_memory_file(about_you.answer, request, what)
         if reply.endswith(about_you.ASK):
             self.asked_back = AskedBack("name")

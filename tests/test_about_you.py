@@ -133,6 +133,19 @@ def test_a_birthday_is_kept_counted_to_and_forgotten(memory):
     assert memory.fact(about_you.BIRTHDAY) is None
 
 
+def test_forget_everything_about_me_forgets_the_name_and_the_birthday(memory):
+    assert _say(memory, "forget everything about me") == "I don't know anything about you."
+    _say(memory, "my name is sam")
+    assert _say(memory, "forget what you know about me") == "Okay, I've forgotten your name."
+    _say(memory, "my name is sam")
+    _say(memory, "my birthday is march third")
+    assert _say(memory, "forget everything you know about me") == (
+        "Okay, I've forgotten your name and your birthday."
+    )
+    assert memory.facts() == {}
+    assert about_you.parse("forget everything") is None  # the conversation: forget.py's
+
+
 def test_a_birthday_on_february_29_comes_on_march_1_in_other_years():
     assert about_you.birthday_on("02-29", date(2027, 1, 1)) == date(2027, 3, 1)
     assert about_you.birthday_on("02-29", date(2028, 1, 1)) == date(2028, 2, 29)
