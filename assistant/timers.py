@@ -49,9 +49,10 @@ from assistant.clock import date_of, time_of_day
 from assistant.phrases import LEAD_IN, listed, yours
 
 MAX_NUMBER = 999
+DAY_S = 86400
 # "twenty five" → 25, as the normalizer spells them (num2words, hyphens as spaces); "a"/"an" are one.
 _NUMBERS = {normalize(str(n)): n for n in range(1, MAX_NUMBER + 1)} | {"a": 1, "an": 1}
-_UNIT_S = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600, "day": 86400, "week": 604800}
+_UNIT_S = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600, "day": DAY_S, "week": 7 * DAY_S}
 _NUMBER = "|".join(sorted(map(re.escape, _NUMBERS), key=len, reverse=True))  # longest first
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")  # date.weekday()
 _DAYNAME = "|".join(WEEKDAYS)
@@ -135,7 +136,6 @@ _EVERY = re.compile(
     rf"|every (?P<interval>(?:an )?hour and a half|half (?:an )?hour|(?:(?:{_NUMBER}) )?(?:minute|hour)s?"
     rf"|(?:{_NUMBER}) (?:day|week)s|other (?:day|week)|week|fortnight))\b"
 )
-DAY_S = 86400
 EVERY_DAY = "0123456"  # `Request.days`, `Timer.days`: weekday numbers, Monday 0
 _LEFT = re.compile(
     # "how" may be lost: without a pre-roll, the recognizer heard "much time is left" from 4 of 12 voices
@@ -554,7 +554,7 @@ def _clock_reading(words: str) -> tuple[int, int, str | None] | None:
 def spoken_duration(seconds: int) -> str:
     """3725 → "1 hour, 2 minutes and 5 seconds", 162000 → "1 day and 21 hours" (digits: the voice
     reads them, the terminal shows them)."""
-    days, rest = divmod(seconds, 86400)
+    days, rest = divmod(seconds, DAY_S)
     hours, rest = divmod(rest, 3600)
     minutes, secs = divmod(rest, 60)
     parts = [
@@ -612,6 +612,12 @@ class Timer:
             "name": self.name, "days": self.days, "paused_left": self.paused_left, "every_s": self.every_s,
             "skips": ",".join(sorted(day.isoformat() for day in self.skips)),
         }  # fmt: skip
+
+    @property
+    def steps_by_day(self) -> bool:
+        """Set again a whole number of days on at its time of day ("every two days at nine"), on the
+        wall clock, rather than a step of seconds from when it went off ("every hour")."""
+        return bool(self.every_s) and self.every_s % DAY_S == 0 and self.at is not None
 
     @property
     def kind(self) -> str:
@@ -758,7 +764,7 @@ class Timers:
         ringing, missed = timer.at, timer.missed  # this one's, before a repeating one is set again
         if timer.days:  # "every day": set for its next day before it is said (the same time of day)
             self._move_to(timer, next_on(timer.at, timer.days, max(datetime.now(), timer.at), timer.skips))
-        elif timer.every_s and timer.every_s % DAY_S == 0 and timer.at:  # "every two days": its time of day
+        elif timer.steps_by_day:  # "every two days": at its time of day
             self._move_to(timer, next_step(timer.at, timer.every_s, max(datetime.now(), timer.at)))
         elif timer.every_s:  # "every hour": the next step after now (those missed asleep are not said)
             ahead = timer.every_s - late % timer.every_s
@@ -1040,7 +1046,7 @@ def _named(timer: Timer, name: str) -> bool:
 def _is_on(timer: Timer, day: str, now: datetime) -> bool:
     """Whether an alarm or a reminder goes off next on `day` ("today", "tomorrow", "friday")."""
     if day in ("today", "tomorrow"):
-        return timer.at.date() == now.date() + timedelta(days=day == "tomorrow")
+        return timer.at.date() == _date_of(day, now)
     return WEEKDAYS[timer.at.weekday()] == day
 
 
@@ -1054,10 +1060,7 @@ def _date_of(day: str, now: datetime) -> date:
 
 def _repeats_on(timer: Timer, day: str, now: datetime) -> bool:
     """Whether one that repeats goes off on `day`'s weekday, next or later."""
-    weekday = (
-        (now.weekday() + (day == "tomorrow")) % 7 if day in ("today", "tomorrow") else WEEKDAYS.index(day)
-    )
-    return str(weekday) in timer.days
+    return str(_date_of(day, now).weekday()) in timer.days
 
 
 def _is_the_one(timer: Timer, which: str) -> bool:
@@ -1085,9 +1088,7 @@ def _reminder_time(timer: Timer, now: datetime, clock_now: float | None = None) 
     """ "at 5:00 PM" for one set at a time of day (and its days), else "in 10 minutes" (from
     `clock_now`, on the timers' clock; as set when None)."""
     left = timer.seconds if clock_now is None else timer.left(clock_now)
-    if (
-        timer.every_s and timer.every_s % DAY_S == 0 and timer.at
-    ):  # "every 2 days, the next at 9:00 AM tomorrow"
+    if timer.steps_by_day:  # "every 2 days, the next at 9:00 AM tomorrow"
         return f"{_every(timer.every_s)}, the next at {_time_and_day(timer.at, now)}"
     if timer.every_s:  # "every hour, the next in 59 minutes"
         return f"{_every(timer.every_s)}, the next in {spoken_duration(left)}"
