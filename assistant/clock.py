@@ -66,11 +66,11 @@ _PATTERNS = {
 }
 
 
+_PLACE = r"[a-z][a-z' ]*?"
 _ELSEWHERE = re.compile(  # "what time is it in tokyo", "what's the date in sydney"
     rf"{LEAD_IN}(?:{_ASK})?(?:(?P<time>{_QUESTIONS['time']})|{_QUESTIONS['date']}|{_QUESTIONS['day']})"
-    rf" (?:in|over in) (?P<place>[a-z][a-z' ]*?){_AFTER}"
+    rf" (?:in|over in) (?P<place>{_PLACE}){_AFTER}"
 )
-_PLACE = r"[a-z][a-z' ]*?"
 _HERE = {"here", "me", "my time", "my time zone", "where i am", "where i live"}  # "us" is the US
 _DIFFERENCE = re.compile(  # "what's the time difference between london and tokyo", "... with tokyo"
     rf"{LEAD_IN}(?:{_ASK})?(?:what's |what is )?(?:the )?time difference (?:between (?P<first>{_PLACE})"

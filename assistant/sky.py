@@ -15,6 +15,7 @@ has no city (UTC) is told so. The moon's phase is the same everywhere. Matched w
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from datetime import date, datetime, timedelta
@@ -87,7 +88,7 @@ def _sun(kind: str, day_said: str, now: datetime) -> str:
     if place is None:
         return _NO_PLACE.format(zone=zone or "unknown")
     latitude, longitude = place
-    city = zone_city(zone)
+    city = _city(zone)
     day = now.date() + timedelta(days=day_said.startswith("tomorrow"))
     when = "tomorrow" if day != now.date() else "today"
     event, verb, did = (sunset, "set", "set") if kind == "sunset" else (sunrise, "rise", "rose")
@@ -147,17 +148,26 @@ def local_zone() -> str | None:
 def zone_city(zone: str) -> str | None:
     """ "America/New_York" → "New York": the city whose sunrise and sunset are said; None for a zone
     zone.tab does not list (UTC)."""
-    return zone.rsplit("/", 1)[1].replace("_", " ") if _zone_place(zone) is not None else None
+    return _city(zone) if zone in _places() else None
+
+
+def _city(zone: str) -> str:
+    return zone.rsplit("/", 1)[1].replace("_", " ")
 
 
 def _zone_place(zone: str) -> tuple[float, float] | None:
-    """(latitude, longitude) of the zone's city, from zone.tab's ISO 6709 "+4852+00220"; None for a
-    zone it does not list (UTC)."""
-    place = next((coords for _, coords, listed in zone_table() if listed == zone), None)
-    if place is None:
-        return None
-    parts = re.fullmatch(r"([+-]\d+)([+-]\d+)", place)
-    return _degrees(parts[1], 2), _degrees(parts[2], 3)
+    """(latitude, longitude) of the zone's city; None for a zone zone.tab does not list (UTC)."""
+    return _places().get(zone)
+
+
+@functools.cache
+def _places() -> dict[str, tuple[float, float]]:
+    """Zone → (latitude, longitude) of its city, from zone.tab's ISO 6709 "+4852+00220", read once."""
+    places = {}
+    for _, coords, zone in zone_table():
+        parts = re.fullmatch(r"([+-]\d+)([+-]\d+)", coords)
+        places[zone] = _degrees(parts[1], 2), _degrees(parts[2], 3)
+    return places
 
 
 def _degrees(iso: str, width: int) -> float:
