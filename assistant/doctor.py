@@ -29,6 +29,7 @@ def run_checks(cfg: Config, config_path: str | None = None) -> Iterator[Check]:
         ("memory database", lambda: _memory(cfg)),
         ("latency log", lambda: _writable_dir(cfg.metrics.latency_log_path.parent)),
         ("time zone", _time_zone),
+        ("dictionary", _dictionary),
     ):
         yield _guarded(what, check)
 
@@ -180,6 +181,19 @@ def _time_zone() -> str:
         f"{zone or 'none found'}; note: no city to say sunrise and sunset for; fix: set your own zone"
         " (timedatectl set-timezone Europe/Paris)"
     )
+
+
+def _dictionary() -> str:
+    """WordNet's files, for what words mean (`dictionary.py`); without them only those answers go."""
+    from assistant import dictionary
+
+    folder = dictionary.wordnet_dir()
+    if dictionary.WordNet.at(folder) is None:
+        raise FileNotFoundError(
+            f"no WordNet in {folder}; fix: apt-get install wordnet-base, or set $WNSEARCHDIR to its folder"
+        )
+    meaning = dictionary.answer("what does dictionary mean", folder)
+    return f"WordNet in {folder}: {meaning}"
 
 
 def _writable_dir(path) -> str:

@@ -47,6 +47,6 @@ def yours(words: str) -> str:
     return " ".join(_YOURS.get(word, word) for word in words.split())
 
 
-def listed(items: list[str]) -> str:
-    """Items as a sentence lists them: a; a and b; a, b and c."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+def listed(items: list[str], conjunction: str = "and") -> str:
+    """Items as a sentence lists them: a; a and b; a, b and c (or a, b or c)."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {conjunction} " + items[-1]

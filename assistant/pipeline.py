@@ -37,6 +37,7 @@ from assistant import (
     clock,
     courtesy,
     dates,
+    dictionary,
     forget,
     limits,
     lists,
@@ -139,6 +140,7 @@ class AnswerStage(Stage):
             ("arithmetic", lambda: arithmetic.answer(text)),
             ("units", lambda: units.answer(text)),
             ("spelling", lambda: spelling.answer(text)),
+            ("dictionary", lambda: dictionary.answer(text)),
             ("chance", lambda: chance.answer(text)),
             (
                 "courtesy",

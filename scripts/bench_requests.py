@@ -38,7 +38,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_wake import synthesize, voices  # noqa: E402 (beside this script)
 
-from assistant import about_you, arithmetic, clock, courtesy, dates, limits, lists, sky, spelling, units  # noqa: E402
+from assistant import (  # noqa: E402
+    about_you,
+    arithmetic,
+    clock,
+    courtesy,
+    dates,
+    dictionary,
+    limits,
+    lists,
+    sky,
+    spelling,
+    units,
+)
 from assistant.asr.recognizer import StreamingRecognizer  # noqa: E402
 from assistant.config import AsrConfig  # noqa: E402
 from assistant.lists import ListRequest  # noqa: E402
@@ -111,6 +123,10 @@ REQUESTS = [
     ("courtesies", "good morning"),
     ("spelling", "how do you spell rhythm"),
     ("spelling", "how do you spell necessary"),
+    ("dictionary", "what does ephemeral mean"),
+    ("dictionary", "what's another word for happy"),
+    ("dictionary", "what's the opposite of generous"),
+    ("dictionary", "what does nasa stand for"),
     ("limits", "what's the weather like today"),
     ("limits", "turn on the kitchen lights"),
     ("limits", "what can you do"),
@@ -132,6 +148,7 @@ def answerers(now: datetime) -> list[tuple[str, Callable[[str], object]]]:
         ("arithmetic", arithmetic.answer),
         ("units", units.answer),
         ("spelling", spelling.answer),
+        ("dictionary", dictionary.answer),
         ("courtesy", courtesy.answer),
         ("limits", limits.answer),
     ]

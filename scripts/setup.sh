@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 DEV=0
 [ "${1:-}" = "--dev" ] && DEV=1
 
-RUNTIME_DEBS="libportaudio2 libsndfile1 libasound2-plugins pulseaudio pulseaudio-utils alsa-utils libspeexdsp1 tzdata"
+RUNTIME_DEBS="libportaudio2 libsndfile1 libasound2-plugins pulseaudio pulseaudio-utils alsa-utils libspeexdsp1 tzdata wordnet-base"
 # Tests synthesize speech with these voices, distort the virtual speaker (swh-plugins) and build
 # llama.cpp from source.
 DEV_DEBS="espeak-ng flite sox swh-plugins build-essential cmake"

@@ -1,0 +1,142 @@
+"""What words mean, from the real WordNet files (Debian's wordnet-base), not from the LLM (which
+said "cogent" meant "belonging to the kingdom of God" and gave "sad" for a synonym of happy)."""
+
+import random
+
+import pytest
+
+from assistant import dictionary, doctor
+from assistant.dictionary import Sense, WordNet
+
+WORDNET = WordNet.at(dictionary.wordnet_dir())
+pytestmark = pytest.mark.skipif(
+    WORDNET is None, reason="WordNet is not installed (scripts/setup.sh installs it)"
+)
+
+
+@pytest.mark.parametrize(
+    ("asked", "says"),
+    [
+        (
+            "What does ephemeral mean?",
+            'Ephemeral means lasting a very short time, as in "the ephemeral joys of childhood".',
+        ),
+        ("what does the word cogent mean", 'Cogent means powerfully persuasive, as in "a cogent argument".'),
+        ("What's the definition of nostalgia?", "Nostalgia is longing for something past."),
+        (
+            "define black hole",
+            "Black hole is a region of space resulting from the collapse of a star; extremely high"
+            " gravitational field.",
+        ),
+        ("look up ubiquitous", "Ubiquitous means being present everywhere at once."),
+        # verbs, and a word said inflected is looked up as its base
+        (
+            "what does it mean to procrastinate",
+            "To procrastinate means to postpone doing what one should be doing"
+            ', as in "He did not want to write the letter and procrastinated for days".',
+        ),
+        (
+            "what does procrastinating mean",
+            "To procrastinate means to postpone doing what one should be doing"
+            ', as in "He did not want to write the letter and procrastinated for days".',
+        ),
+        (
+            "define geese",
+            "Goose is web-footed long-necked typically gregarious migratory aquatic birds usually larger"
+            " and less aquatic than ducks.",
+        ),
+        ("what does blorp mean", "I don't know the word blorp."),  # most often misheard: the user hears what
+        # about the conversation, not a word: the LLM's
+        ("what does that mean", None),
+        ("what does he mean", None),  # WordNet's "He" is helium
+        ("what is the meaning of life", None),
+        ("what does it mean to be happy", None),
+    ],
+)
+def test_a_word_is_defined_by_its_most_common_meaning(asked, says):
+    assert dictionary.answer(asked) == says
+
+
+@pytest.mark.parametrize(
+    ("asked", "says"),
+    [
+        ("What's a synonym for happy?", "Another word for happy is glad; or cheerful or joyous."),
+        ("give me a synonym for angry", "Another word for angry is mad; or furious or enraged."),
+        # "larger" is left out: built on "large", already said
+        ("what's another word for big", "Another word for big is large; or great or vast."),
+        # the adverb "fast" has no other words; the adjective's come before the noun's "fasting"
+        ("another word for fast", "Another word for fast is sudden; or rapid or quick."),
+        ("synonyms for smart", "Another word for smart is intelligent; or clever or shrewd."),
+        ("what's another word for nostalgia", "I don't know another word for nostalgia."),
+        ("What's the opposite of generous?", "The opposite of generous is stingy."),
+        ("antonym for increase", "The opposite of increase is decrease."),
+        ("opposite of big", "The opposite of big is little."),  # WordNet pairs big/little, large/small
+        ("what's the opposite of ancient", None),  # no antonym in WordNet, only neighbours: the LLM's
+    ],
+)
+def test_synonyms_and_opposites_come_from_the_words_wordnet_relates(asked, says):
+    assert dictionary.answer(asked) == says
+
+
+@pytest.mark.parametrize(
+    ("asked", "says"),
+    [
+        ("What does NASA stand for?", "NASA stands for National Aeronautics and Space Administration."),
+        (
+            "what does f b i stand for",
+            "FBI stands for Federal Bureau of Investigation.",
+        ),  # letters said one by one
+        (
+            "what does dna stand for",
+            "DNA stands for deoxyribonucleic acid.",
+        ),  # no initials: WordNet's first word
+        ("what is ufo short for", "UFO stands for unidentified flying object."),
+        (
+            "what does atm stand for",
+            "ATM stands for asynchronous transfer mode, or automated teller machine.",
+        ),
+        ("what does lol stand for", "I don't know what LOL stands for."),
+        ("what does laser stand for", None),  # a word, not an abbreviation, in WordNet: the LLM's
+    ],
+)
+def test_an_abbreviation_is_expanded(asked, says):
+    assert dictionary.answer(asked) == says
+
+
+def test_other_requests_are_not_taken():
+    for asked in ("what does two plus two equal", "how do you spell necessary", "what time is it", "hello"):
+        assert dictionary.answer(asked) is None, asked
+
+
+def test_every_word_of_the_index_is_found_by_the_binary_search():
+    """The search over the mapped, sorted file finds the first word after the licence, the last
+    one and a sample between, and nothing for a word that sorts between two."""
+    lines = [
+        line for line in (WORDNET.root / "index.adv").read_text().splitlines() if not line.startswith("  ")
+    ]
+    sample = [lines[0], lines[-1], *random.Random(0).sample(lines, 300)]
+    for line in sample:
+        assert WORDNET._line("index.adv", line.split()[0]) == line
+    assert WORDNET._line("index.adv", "quickly_") is None and WORDNET._line("index.adv", "a") is None
+
+
+def test_sense_keys_find_their_counts():
+    """A satellite adjective's key names its head ("mad%5:00:00:angry:00"); a noun's has none."""
+    (angry,) = [s for s in WORDNET.entries("angry")[0].senses if s.synset.pos == "a"]
+    (mad_cluster,) = [synset for synset in WORDNET.related(angry.synset, "&") if "mad" in synset.lemmas()]
+    assert WORDNET._sense_key(Sense("mad", mad_cluster)) == "mad%5:00:00:angry:00"
+    assert WORDNET.seen(Sense("mad", mad_cluster)) == (1, 12)
+    nostalgia = WORDNET.entries("nostalgia")[0].senses[0]
+    assert WORDNET._sense_key(nostalgia) == "nostalgia%1:12:00::"
+    assert WORDNET.seen(nostalgia)[0] == 1
+
+
+def test_missing_wordnet_is_said_and_the_doctor_names_the_fix(tmp_path, monkeypatch):
+    assert dictionary.answer("what does ephemeral mean", root=tmp_path) == dictionary.MISSING
+    monkeypatch.setenv("WNSEARCHDIR", str(tmp_path))
+    assert dictionary.answer("what does ephemeral mean") == dictionary.MISSING
+    ok, what, detail = doctor._guarded("dictionary", doctor._dictionary)
+    assert not ok and f"no WordNet in {tmp_path}" in detail and "apt-get install wordnet-base" in detail
+    monkeypatch.delenv("WNSEARCHDIR")
+    ok, _, detail = doctor._guarded("dictionary", doctor._dictionary)
+    assert ok and "Dictionary is a reference book" in detail
