@@ -1,5 +1,5 @@
 """What words mean, from WordNet: "what does ephemeral mean", "another word for happy", "the
-opposite of generous".
+opposite of generous", "what does NASA stand for", "who was Isaac Newton".
 
 Asked what "cogent" means, the embedded LLM said it came from Latin words "which means 'belonging to
 the kingdom of God'"; "ephemeral", "a metaphorical concept ... often used in contexts related to
@@ -19,9 +19,16 @@ often each was seen in that sense; opposites are WordNet's direct antonyms, and 
 none, the LLM answers. A word WordNet lacks is said back ("I don't know the word blorp"): it is
 most often a misheard one, and the user hears what was heard.
 
+Asked who Isaac Newton was, the LLM said "Alright, I'm glad you're happy with your new adventure";
+Mozart, "an Italian musician". WordNet knows 3,815 people by name (instances in its noun.person file), with
+their dates: "Isaac Newton (1642 to 1727) was an English mathematician and physicist; ...". Where
+several share the name said ("who was Gandhi"), their whole names are said to ask by; where it knows
+nobody so called (it is from 2006: "who is Obama"), the LLM answers.
+
     dictionary.answer("what does ephemeral mean")  # 'Ephemeral means lasting a very short time, as in ...'
     dictionary.answer("another word for big")      # "Another word for big is large; or vast, or enormous."
     dictionary.answer("the opposite of generous")  # "The opposite of generous is stingy."
+    dictionary.answer("who was napoleon")          # "Napoleon I (1769 to 1821) was a French general ..."
 """
 
 from __future__ import annotations
@@ -41,6 +48,10 @@ DEFAULT_DIR = Path("/usr/share/wordnet")  # Debian's wordnet-base; $WNSEARCHDIR 
 MISSING = "I can't look words up: WordNet isn't installed (Debian: apt-get install wordnet-base)."
 MAX_WORDS = 3  # "black hole", "hot under the collar": a name of a few words, not a sentence
 MAX_SYNONYMS = 3
+MAX_PEOPLE = 3  # "who was Ford": six in WordNet, three names said
+MAX_ABOUT_CHARS = 160  # a person's description, cut at a clause: about ten seconds said
+_PEOPLE = 18  # WordNet's lexicographer file noun.person (lexnames(5WN))
+_TITLES = {"Sir", "Saint", "St.", "King", "Queen", "President", "Madame", "Pope", "Lord", "Lady", "Emperor"}
 _FILES = {"n": "noun", "v": "verb", "a": "adj", "s": "adj", "r": "adv"}
 _SENSE_KEY_TYPE = {"n": 1, "v": 2, "a": 3, "r": 4, "s": 5}  # WordNet's ss_type numbers in a sense key
 # Words that name nothing to look up: "what does that mean", "what does he mean" (WordNet has "He", helium).
@@ -61,13 +72,14 @@ _PATTERNS = {  # what is asked → the word's meaning ("meaning", "define", "ver
     rf" {_THE_WORD}{_WORD}",
     "opposite": rf"(?:(?:what's|what is|tell me|give me|say)? ?(?:the|an|a) )?(?:opposite|antonym) (?:of|for)"
     rf" {_THE_WORD}{_WORD}",
+    "who": rf"(?:who (?:was|is|were)|who's) {_WORD}",
 }
 _REQUESTS = phrases.requests(_PATTERNS, tail=r"(?: please)?")
 
 
 def answer(text: str, root: Path | None = None) -> str | None:
-    """A word's meaning, synonyms or opposite, as asked; None for any other request (or, for an
-    opposite WordNet does not know, for the LLM to try)."""
+    """A word's meaning, synonyms, opposite or expansion, or who someone was, as asked; None for any
+    other request (or, where WordNet does not know the opposite or the person, for the LLM to try)."""
     kind, m = phrases.first_match(_REQUESTS, normalize(text))
     if kind is None:
         return None
@@ -77,6 +89,8 @@ def answer(text: str, root: Path | None = None) -> str | None:
     if said.split()[0] in _NOT_A_WORD:
         return None  # "what does that mean": about the conversation, the LLM's
     wordnet = WordNet.at(root or wordnet_dir())
+    if kind == "who":  # the LLM's where WordNet has no such person ("who is alex"), or no WordNet
+        return _person(wordnet, said) if wordnet is not None else None
     if wordnet is None:
         return MISSING
     entries = wordnet.entries(said, pos="v" if kind == "verb" else None)
@@ -353,6 +367,65 @@ def _opposite(wordnet: WordNet, senses: list[Sense]) -> str | None:
         if opposites:
             return f"The opposite of {_spoken(sense.word)} is {listed(list(dict.fromkeys(opposites)), 'or')}."
     return None  # "ancient": no antonym in WordNet, only its meaning's neighbours: the LLM's
+
+
+def _person(wordnet: WordNet, said: str) -> str | None:
+    """'Isaac Newton (1642 to 1727) was an English mathematician and physicist; ...' for a person
+    WordNet knows by that name (an instance in its people's file); where several share it ("who
+    was Gandhi"), their whole names, to ask by; None where it knows nobody so called."""
+    people = [
+        sense.synset
+        for entry in wordnet.entries(said, "n")
+        for sense in entry.senses
+        if sense.synset.lex_file == _PEOPLE and any(pointer[0] == "@i" for pointer in sense.synset.pointers)
+    ]
+    if len(people) > 1:
+        names = list(dict.fromkeys(_whole_name(person, said) for person in people))
+        shown = listed(names) if len(names) <= MAX_PEOPLE else ", ".join(names[:MAX_PEOPLE]) + " and others"
+        called = f"I know {len(people)} people called {_titled(said)}"
+        return f"{called}: {shown}. Ask me about one by the whole name."
+    if not people:
+        return None
+    definition = people[0].gloss.split('; "')[0].rstrip(";. ")
+    definition = re.sub(r"^\([^)]*\) ", "", definition)  # "(New Testament) disciple of Jesus"
+    dates = re.search(r" \(([^()]*\d[^()]*)\)$", definition)  # "(1642-1727)", "(born in 1958)"
+    if dates:
+        definition = definition[: dates.start()]
+    lived = re.sub(r"(\d)-(\d)", r"\1 to \2", dates[1]) if dates else ""
+    past = lived and not lived.startswith("born")  # "(born in 1958)", or no dates: "Santa Claus is ..."
+    clauses = definition.split("; ")
+    while len(clauses) > 1 and len("; ".join(clauses)) > MAX_ABOUT_CHARS:
+        clauses.pop()  # Einstein's has three: the first ones say who he was
+    named = _whole_name(people[0], said) + (f" ({lived})" if lived else "")
+    return f"{named} {'was' if past else 'is'} {_article('; '.join(clauses))}."
+
+
+def _whole_name(person: Synset, said: str) -> str:
+    """The name as said where it is one of the person's ("marie curie"), else the first of several
+    words that is not a title ("Isaac Newton", not "Sir Isaac Newton"; "Ludwig van Beethoven")."""
+    names = person.lemmas()
+    if as_said := [name for name in names if name.lower() == said.replace(" ", "_") and "_" in name]:
+        return _spoken(as_said[0])
+    whole = [
+        name for name in names if "_" in name and name[0].isupper() and name.split("_")[0] not in _TITLES
+    ]
+    return _spoken((whole or names)[0])
+
+
+def _article(description: str) -> str:
+    """A description with its article: "an English mathematician", "the 16th President", "the
+    youngest son"; "the mother of Jesus" as it is."""
+    first = description.split()[0]
+    if first in ("a", "an", "the", "one") or first.endswith("'s"):
+        return description
+    if re.fullmatch(r"\d+(?:st|nd|rd|th)|\w+est|first|last|only", first):
+        return f"the {description}"
+    vowel = first[0].lower() in "aeiou" and not re.match(r"(?i)uni|eu|use|one", first)
+    return f"{'an' if vowel else 'a'} {description}"
+
+
+def _titled(said: str) -> str:
+    return " ".join(word.capitalize() for word in said.split())
 
 
 def _plain(word: str) -> str:

@@ -127,6 +127,7 @@ REQUESTS = [
     ("dictionary", "what's another word for happy"),
     ("dictionary", "what's the opposite of generous"),
     ("dictionary", "what does nasa stand for"),
+    ("dictionary", "who was isaac newton"),
     ("limits", "what's the weather like today"),
     ("limits", "turn on the kitchen lights"),
     ("limits", "what can you do"),

@@ -140,3 +140,57 @@ def test_missing_wordnet_is_said_and_the_doctor_names_the_fix(tmp_path, monkeypa
     monkeypatch.delenv("WNSEARCHDIR")
     ok, _, detail = doctor._guarded("dictionary", doctor._dictionary)
     assert ok and "Dictionary is a reference book" in detail
+
+
+@pytest.mark.parametrize(
+    ("asked", "says"),
+    [
+        (
+            "Who was Isaac Newton?",
+            "Isaac Newton (1642 to 1727) was an English mathematician and physicist; remembered for"
+            " developing the calculus and for his law of gravitation and his three laws of motion.",
+        ),
+        # a surname alone; the first whole name that is not a title ("Sir Isaac Newton"); a long
+        # description cut at a clause (Einstein's third is about photons)
+        (
+            "who was einstein",
+            "Albert Einstein (1879 to 1955) was a physicist born in Germany who formulated the special"
+            " theory of relativity and the general theory of relativity.",
+        ),
+        (
+            "who was napoleon",
+            "Napoleon I (1769 to 1821) was a French general who became emperor of the French.",
+        ),
+        (
+            "who is madonna louise ciccone",
+            "Madonna Louise Ciccone (born in 1958) is a United States pop singer and sex symbol during"
+            " the 1980s.",
+        ),
+        (
+            "who is santa claus",  # no dates: "is"
+            "Santa Claus is the legendary patron saint of children; an imaginary being who is thought"
+            " to bring presents to children at Christmas.",
+        ),
+        # several people so called: their whole names, to ask by
+        (
+            "who was curie",
+            "I know 2 people called Curie: Pierre Curie and Marie Curie. Ask me about one by the whole name.",
+        ),
+        (
+            "who was ford",
+            "I know 6 people called Ford: John Ford, Henry Ford II, Edsel Bryant Ford and others. Ask me"
+            " about one by the whole name.",
+        ),
+        # nobody WordNet knows (it is from 2006), or not a person: the LLM's
+        ("who is obama", None),
+        ("who is alex", None),
+        ("who is the president", None),
+        ("who are you", None),
+    ],
+)
+def test_who_someone_was_is_said_from_wordnet(asked, says):
+    assert dictionary.answer(asked) == says
+
+
+def test_who_someone_was_goes_to_the_llm_without_wordnet(tmp_path):
+    assert dictionary.answer("who was isaac newton", root=tmp_path) is None
