@@ -126,6 +126,14 @@ def m008_timer_skips(db: Database) -> None:
     db["timers"].add_column("skips", str)
 
 
+@migrations()
+def m009_timer_months(db: Database) -> None:
+    """A reminder's or an alarm's months from one to the next ("every year": 12) and its day of the
+    month (`timers.Timer.months`, `month_day`)."""
+    db["timers"].add_column("months", int)
+    db["timers"].add_column("month_day", int)
+
+
 @dataclass(frozen=True, slots=True)
 class Turn:
     """One remembered message. `interrupted`: the user barged in; `text` is what was played."""

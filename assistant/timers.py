@@ -19,6 +19,7 @@ when it is due the assistant says so aloud (`Pipeline.announce`), after the answ
     timers.answer("wake me up at seven on weekdays")        # "Alarm set for 7:00 AM on weekdays, starting ...
     timers.answer("remind me every other day at nine to feed the fish")  # "... every 2 days, the next at ..."
     timers.answer("cancel my alarm for friday")             # a later day of a repeating one: skipped
+    timers.answer("remind me on the first of every month at nine to pay the rent")  # "... 1st of every month"
 
 Matched on `asr.text.normalize()`d text, as `clock.py` does: numbers arrive as words ("twenty
 five"), so they are read back through the same num2words that spelled them. A time of day without
@@ -34,6 +35,7 @@ waking (or at the start), and says how late it is.
 from __future__ import annotations
 
 import asyncio
+import calendar
 import math
 import re
 import time
@@ -45,7 +47,7 @@ from datetime import time as dt_time
 from typing import NamedTuple
 
 from assistant.asr.text import normalize
-from assistant.clock import date_of, time_of_day
+from assistant.clock import MONTHS, date_of, time_of_day
 from assistant.phrases import LEAD_IN, listed, yours
 
 MAX_NUMBER = 999
@@ -111,12 +113,11 @@ _CANNOT = re.compile(
     r"|(?:add|put) .+ (?:to|on|onto) (?:the |my )?(?:alarm|reminder)s?"
     r"|(?:extend|lengthen|shorten|delay|push back) (?:the |my )?(?:alarm|reminder)s?.*)(?: please)?"
 )
-# a step `_EVERY` does not keep ("every month", "every other year"): an honest answer, not "When?"
-# and a reminder whose task is "every month to pay the rent"
+# a step `_EVERY` and `_MONTHLY` do not keep ("every other year"): an honest answer, not "When?"
+# and a reminder whose task is "every other year to renew the passport"
 _UNKNOWN_STEP = re.compile(
     rf"{LEAD_IN}(?:remind me|wake me(?: up)?|set (?:an|my|the|a) (?:alarm|reminder))\b.*\bevery"
-    rf" (?:other (?:month|year)|(?:{_NUMBER}) (?:months|years)|month|year)"
-    r"(?: (?:to|at|on|that|about|in|from|starting)\b.*)?"
+    rf" (?:other year|(?:{_NUMBER}) years)(?: (?:to|at|on|that|about|in|from|starting)\b.*)?"
 )
 # "snooze", "snooze for five minutes", after an alarm rang
 _SNOOZE = re.compile(rf"{LEAD_IN}snooze(?: (?:it|the alarm|my alarm))?(?: for (?P<for>.+?))?(?: please)?")
@@ -137,6 +138,27 @@ _EVERY = re.compile(
     rf"|(?:{_NUMBER}) (?:day|week)s|other (?:day|week)|week|fortnight))\b"
 )
 EVERY_DAY = "0123456"  # `Request.days`, `Timer.days`: weekday numbers, Monday 0
+
+
+def ordinal(n: int) -> str:
+    """ "1st", "2nd", "3rd", "11th", "22nd": a day of the month, as piper reads it."""
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+_ORDINALS = {normalize(ordinal(n)): n for n in range(1, 32)}  # "first" ... "thirty first"
+_ORDINAL = "|".join(sorted(_ORDINALS, key=len, reverse=True))  # longest first
+_MONTH = "|".join(month.lower() for month in MONTHS)
+# "on the first of every month", "every month on the fifteenth", "every other month", "every three
+# months", "every year on march third", "on march third every year": a day of the month (or of the
+# year) an alarm or a reminder goes off on, at its time of day; without a day said, today's
+_MONTHLY = re.compile(
+    rf" (?:(?:on )?the (?P<day>{_ORDINAL}) (?:of )?(?:every|each)"
+    rf" (?P<of>(?:other )?month|(?P<n_of>{_NUMBER}) months)"
+    rf"|(?:every|each) (?P<every>(?:other )?month|(?P<n>{_NUMBER}) months)|(?P<monthly>monthly)"
+    rf"|on (?P<month>{_MONTH}) (?P<month_day>{_ORDINAL}) (?:every|each) year"
+    r"|(?:every|each) year|yearly|annually)"
+    rf"(?: on the (?P<day_after>{_ORDINAL})| on (?P<month_after>{_MONTH}) (?P<month_day_after>{_ORDINAL}))?\b"
+)
 _LEFT = re.compile(
     # "how" may be lost: without a pre-roll, the recognizer heard "much time is left" from 4 of 12 voices
     rf"{LEAD_IN}(?:(?:how (?:much time|much longer|long)|much (?:time|longer)) (?:is |is there )?"
@@ -191,7 +213,7 @@ _CLOCK_TIME = re.compile(
 class Request(NamedTuple):
     what: str  # "set" (a timer), "alarm", "remind", "cancel", "left" (on the timers), "when", "snooze",
     # "pause", "resume", "restart", "change" (a timer's time left), "move" (an alarm), "cannot repeat"
-    # ("every month"), "cannot" (pause an alarm, add time to it)
+    # ("every other year"), "cannot" (pause an alarm, add time to it)
     seconds: int | None = None  # set, alarm, remind: from now until due; None: no time said (asked back);
     # change: how much to add (below 0: take off); snooze: for how long
     kind: str = "timer"  # cancel, when: "timer", "alarm" or "reminder"
@@ -207,6 +229,9 @@ class Request(NamedTuple):
     # cancel: the day of the one ("tomorrow", "friday", "next"): one that repeats skips that day; when:
     # "next" (the soonest only), "until" (how long to the soonest)
     every: int = 0  # alarm, remind: seconds between one and the next ("every hour": 3600); 0: not so
+    months: int = 0  # alarm, remind: months between one and the next ("every year": 12); 0: not so
+    month_day: int = 0  # with months: the day of the month (31: the last of a shorter month)
+    month: int = 0  # with months, every year: the month said (1-12); 0: this month
     part: str = ""  # alarm, remind asked back: the part of the day a time without a.m. or p.m. is in
     # ("morning": a wake-up; "day": 7 AM to 6:59 PM, said with days), for the answer to "For what time?"
 
@@ -261,7 +286,9 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
         seconds = parse_duration(m["for"]) if m["for"] else SNOOZE_S
         return Request("snooze", seconds)
     days, part, once, step = "", "", said, 0
-    if every := _EVERY.search(said):  # "every day at seven": the first such moment, then each day
+    if monthly := _MONTHLY.search(said):  # read apart, as "every day" is; the rest says what and when
+        part, once = "day", said[: monthly.start()] + said[monthly.end() :]
+    elif every := _EVERY.search(said):  # "every day at seven": the first such moment, then each day
         # a time without a.m. or p.m. is of the part of the day said, else by day: "at nine" 9 AM
         days, part, once = _days(every), every["part"] or "day", said[: every.start()] + said[every.end() :]
         if every["interval"]:  # "remind me every hour to stretch": the first an hour from now
@@ -287,6 +314,8 @@ def parse_request(text: str, now: datetime | None = None) -> Request | None:
         return None
     if request is None:
         return None
+    if monthly:
+        return _each_month(_by_month(request, monthly, now), now)
     if step:  # said with no time, the first is a step from now
         seconds = request.seconds or step
         by_day = request.what == "alarm" or step % DAY_S == 0  # a step of days keeps its time of day
@@ -301,6 +330,32 @@ def _alarm(when: tuple[datetime | None, int] | None, now: datetime) -> Request:
     if at is None and seconds is not None:  # "wake me up in an hour": at the time it will be then
         at = now + timedelta(seconds=seconds)
     return Request("alarm", seconds, at=at)
+
+
+def _by_month(request: Request, monthly: re.Match, now: datetime) -> Request:
+    """`request` with what a `_MONTHLY` match says: the months from one to the next ("every other
+    month": 2, "every year": 12) and the day ("on the first": 1; none said: today's)."""
+    n = monthly["n"] or monthly["n_of"]
+    by_month = monthly["every"] or monthly["of"] or monthly["monthly"]
+    months = (2 if by_month.startswith("other") else _NUMBERS[n] if n else 1) if by_month else 12
+    day = monthly["day"] or monthly["day_after"] or monthly["month_day"] or monthly["month_day_after"]
+    month = monthly["month"] or monthly["month_after"]
+    return request._replace(
+        months=months,
+        month_day=_ORDINALS[day] if day else now.day,
+        month=[name.lower() for name in MONTHS].index(month) + 1 if month and months == 12 else 0,
+    )
+
+
+def _each_month(request: Request, now: datetime) -> Request:
+    """An alarm or a reminder said with its months, for the first such day at its time: this month's
+    (this year's) if still to come. Without a time of day, asked back."""
+    if request.seconds is None:
+        return request._replace(when="", part="day")
+    at = request.at or now + timedelta(seconds=request.seconds)  # "every month in an hour": at that time
+    start = datetime(now.year, request.month or now.month, 1, at.hour, at.minute)
+    first = next_in_months(start, 12 if request.months == 12 else 1, request.month_day, now)
+    return request._replace(at=first, seconds=seconds_until(first, now), part="")
 
 
 def _each_week(request: Request, now: datetime) -> Request:
@@ -333,10 +388,12 @@ def fill(asked: Request, text: str, now: datetime | None = None) -> Request | No
     if when is None:
         return None
     if asked.what == "alarm":
-        filled = _alarm(when, now)._replace(days=asked.days)
+        filled = _alarm(when, now)._replace(
+            days=asked.days, months=asked.months, month_day=asked.month_day, month=asked.month
+        )
     else:
         filled = asked._replace(at=when[0], seconds=when[1], part="", when="")
-    return _each_week(filled, now)
+    return _each_month(filled, now) if filled.months else _each_week(filled, now)
 
 
 def _days(every: re.Match) -> str:
@@ -365,6 +422,32 @@ def next_on(at: datetime, days: str, after: datetime, skips: frozenset[date] = f
     while at <= after or str(at.weekday()) not in days or at.date() in skips:
         at += timedelta(days=1)
     return at
+
+
+def next_in_months(
+    at: datetime, months: int, month_day: int, after: datetime, skips: frozenset[date] = frozenset()
+) -> datetime:
+    """The first moment later than `after`, not on a date of `skips`, on `month_day` of `at`'s month
+    or of one a whole number of `months` on (a shorter month's last day for the 31st), at `at`'s time
+    of day on the wall clock."""
+    step = 0
+    while True:
+        year, month = divmod(at.year * 12 + at.month - 1 + step * months, 12)
+        day = min(month_day, calendar.monthrange(year, month + 1)[1])
+        moment = at.replace(year=year, month=month + 1, day=day)
+        if moment > after and moment.date() not in skips:
+            return moment
+        step += 1
+
+
+def _by_the_month(months: int, month_day: int, at: datetime | None = None, month: int = 0) -> str:
+    """ "on the 1st of every month", "on the 15th of every 3 months", "every year on March 3"."""
+    if months == 12:
+        named = month or (at.month if at is not None else 0)
+        on = f"{MONTHS[named - 1]} {month_day}" if named else f"the {ordinal(month_day)}"
+        return f"every year on {on}"
+    every = {1: "every month", 2: "every other month"}.get(months, f"every {months} months")
+    return f"on the {ordinal(month_day)} of {every}"
 
 
 def next_step(at: datetime, step_s: int, after: datetime) -> datetime:
@@ -596,6 +679,8 @@ class Timer:
     days: str = ""  # an alarm's or a reminder's weekdays ("01234"), set again for the next when it goes off
     paused_left: int | None = None  # a paused timer's seconds left (it waits on nothing)
     every_s: int = 0  # a reminder's or an alarm's step ("every hour": 3600), set again when it goes off
+    months: int = 0  # a reminder's or an alarm's months from one to the next ("every year": 12)
+    month_day: int = 0  # with months: the day of the month it was set for (31: a shorter month's last)
     skips: frozenset[date] = frozenset()  # a repeating one's days skipped, later than its next ("friday")
     key: str = field(default_factory=lambda: uuid.uuid4().hex[:12])  # its row in the store
 
@@ -610,7 +695,8 @@ class Timer:
             "key": self.key, "kind": self.kind, "seconds": self.seconds, "due_at": self.due_at.isoformat(),
             "at": self.at.isoformat() if self.at else None, "task": self.task, "link": self.link,
             "name": self.name, "days": self.days, "paused_left": self.paused_left, "every_s": self.every_s,
-            "skips": ",".join(sorted(day.isoformat() for day in self.skips)),
+            "skips": ",".join(sorted(day.isoformat() for day in self.skips)), "months": self.months,
+            "month_day": self.month_day,
         }  # fmt: skip
 
     @property
@@ -618,6 +704,20 @@ class Timer:
         """Set again a whole number of days on at its time of day ("every two days at nine"), on the
         wall clock, rather than a step of seconds from when it went off ("every hour")."""
         return bool(self.every_s) and self.every_s % DAY_S == 0 and self.at is not None
+
+    def next_after(self, after: datetime) -> datetime | None:
+        """When one that repeats on the wall clock ("every day", "on the first of every month", "every
+        two days") goes off next, later than `after` and than its own time; None for any other."""
+        if self.at is None:
+            return None
+        after = max(after, self.at)
+        if self.days:
+            return next_on(self.at, self.days, after, self.skips)
+        if self.months:
+            return next_in_months(self.at, self.months, self.month_day, after, self.skips)
+        if self.steps_by_day:
+            return next_step(self.at, self.every_s, after)
+        return None
 
     @property
     def kind(self) -> str:
@@ -685,14 +785,17 @@ class Timers:
             )
         if request.what == "cannot repeat":
             return (
-                "I can repeat an alarm or a reminder every day, on days of the week, every few days or"
-                " weeks, or every so many hours or minutes, but not every month yet. Say, for example:"
-                " remind me every monday at nine to pay the rent."
+                "I can repeat an alarm or a reminder every day, on days of the week, every few days, weeks"
+                " or months, every year, or every so many hours or minutes, but not every few years. Say,"
+                " for example: remind me every year on march third to renew the passport."
             )
         if request.what == "snooze":
             return self._snooze(request.seconds or SNOOZE_S, now)
         if request.seconds is None:  # "set a timer for the pasta": for how long? (not the LLM's guess)
             self.asked = (request, self.clock())  # the answer alone is enough: "ten minutes"
+            if request.months:  # "remind me on the first of every month to pay the rent"
+                each = _by_the_month(request.months, request.month_day, month=request.month)
+                return f"At what time {each}? Say, for example: at 9 AM."
             said = request.when.removeprefix("on ").split()  # "For what time tomorrow?", "... Friday?"
             day = "".join(f" {w.capitalize() if w in WEEKDAYS else w}" for w in said)
             if request.what == "alarm":
@@ -704,8 +807,9 @@ class Timers:
             return "For how long? Say, for example: five minutes."
         task = request.task if request.what == "remind" else None
         return self._set(
-            request.seconds, request.at, now, task, request.link, request.name, request.days, request.every
-        )
+            request.seconds, request.at, now, task, request.link, request.name, request.days, request.every,
+            (request.months, request.month_day),
+        )  # fmt: skip
 
     @property
     def asking(self) -> bool:
@@ -723,18 +827,22 @@ class Timers:
         name: str = "",
         days: str = "",
         every: int = 0,
+        by_month: tuple[int, int] = (0, 0),
     ) -> str:
+        """Set one; `by_month`: (months from one to the next, the day of the month), or (0, 0)."""
         due_at = datetime.now(UTC) + timedelta(seconds=seconds)
+        months, month_day = by_month
         timer = Timer(
             seconds, self.clock() + seconds, at=at, task=task, link=link, due_at=due_at, name=name or None,
-            days=days, every_s=every,
+            days=days, every_s=every, months=months, month_day=month_day,
         )  # fmt: skip
         self._wait(timer)
         self.running.append(timer)
         self._kept(timer)
-        if days:  # "Alarm set for 7:00 AM on weekdays, starting Monday."
+        if days or months:  # "Alarm set for 7:00 AM on weekdays, starting Monday."
             first = "today" if at.date() == now.date() else _day_name(at, now).removeprefix("on ")
-            when = f"{time_of_day(at)} {_on_days(days)}, starting {first}"
+            repeats = _on_days(days) if days else _by_the_month(months, month_day, at)
+            when = f"{time_of_day(at)} {repeats}, starting {first}"
             return (
                 f"Okay, I'll remind you{_of(timer)} at {when}."
                 if task is not None
@@ -762,10 +870,8 @@ class Timers:
             self._wait(timer)
             return
         ringing, missed = timer.at, timer.missed  # this one's, before a repeating one is set again
-        if timer.days:  # "every day": set for its next day before it is said (the same time of day)
-            self._move_to(timer, next_on(timer.at, timer.days, max(datetime.now(), timer.at), timer.skips))
-        elif timer.steps_by_day:  # "every two days": at its time of day
-            self._move_to(timer, next_step(timer.at, timer.every_s, max(datetime.now(), timer.at)))
+        if (again := timer.next_after(datetime.now())) is not None:  # "every day": set for its next
+            self._move_to(timer, again)  # day before it is said (the same time of day)
         elif timer.every_s:  # "every hour": the next step after now (those missed asleep are not said)
             ahead = timer.every_s - late % timer.every_s
             if timer.at is not None:
@@ -834,9 +940,9 @@ class Timers:
         said = []
         for timer in chosen:
             timer.handle.cancel()
-            if timer.days:
+            if (again := timer.next_after(timer.at)) is not None:
                 skipped = timer.at
-                self._move_to(timer, next_on(timer.at, timer.days, timer.at, timer.skips))
+                self._move_to(timer, again)
                 said.append(
                     f"Skipped your {kind} for {_time_and_day(skipped, now)}: the next is"
                     f" {_day_name(timer.at, now, today=True)}."
@@ -921,7 +1027,7 @@ class Timers:
         if not chosen:
             return f"There is no {_said('alarm', '', which)} to move."
         if len(chosen) > 1:
-            each = listed([_alarm_time(t.at, now, t.days) for t in sorted(chosen, key=lambda t: t.due)])
+            each = listed([_alarm_when(t, now) for t in sorted(chosen, key=lambda t: t.due)])
             return (
                 f"Which one? You have alarms for {each}: say, for example, move my alarm for seven to eight."
             )
@@ -930,10 +1036,14 @@ class Timers:
         if at is None:
             return "To what time? Say, for example: move my alarm to 7:30 AM."
         timer.handle.cancel()
-        self._move_to(
-            timer, next_on(at - timedelta(days=1), timer.days, now, timer.skips) if timer.days else at
-        )
-        return f"Alarm moved to {_alarm_time(timer.at, now, timer.days)}."
+        if timer.days:  # the same days, at the new time
+            at = next_on(at - timedelta(days=1), timer.days, now, timer.skips)
+        elif timer.months:  # the same day of the month
+            at = next_in_months(
+                timer.at.replace(hour=at.hour, minute=at.minute), timer.months, timer.month_day, now
+            )
+        self._move_to(timer, at)
+        return f"Alarm moved to {_alarm_when(timer, now)}."
 
     def _move_to(self, timer: Timer, at: datetime) -> None:
         """An alarm or a reminder set again, for `at` (its next day, or a new time); the skipped days
@@ -974,7 +1084,7 @@ class Timers:
         alarms = soonest_first
         if not alarms:
             return "There is no alarm set."
-        times = listed([_alarm_time(t.at, now, t.days) for t in alarms])
+        times = listed([_alarm_when(t, now) for t in alarms])
         return f"Your alarm is set for {times}." if len(alarms) == 1 else f"Your alarms are set for {times}."
 
     def _remove(self, timer: Timer) -> None:
@@ -998,6 +1108,7 @@ class Timers:
                     days=row.get("days") or "", paused_left=row.get("paused_left"),
                     every_s=int(row.get("every_s") or 0),
                     skips=frozenset(date.fromisoformat(d) for d in (row.get("skips") or "").split(",") if d),
+                    months=int(row.get("months") or 0), month_day=int(row.get("month_day") or 0),
                 )  # fmt: skip
                 if timer.paused_left is not None:
                     timer.paused_left = int(timer.paused_left)
@@ -1005,6 +1116,8 @@ class Timers:
                     raise ValueError(f"days {timer.days!r} without a time of day, or not weekdays")
                 if timer.every_s < 0 or (timer.every_s and timer.days):
                     raise ValueError(f"a step of {timer.every_s} s")
+                if timer.months and not (timer.at and timer.months <= 12 and 1 <= timer.month_day <= 31):
+                    raise ValueError(f"every {timer.months} months on day {timer.month_day}")
             except (KeyError, TypeError, ValueError):
                 unreadable.append(row)
                 if self.drop is not None and "key" in row:
@@ -1092,8 +1205,11 @@ def _reminder_time(timer: Timer, now: datetime, clock_now: float | None = None) 
         return f"{_every(timer.every_s)}, the next at {_time_and_day(timer.at, now)}"
     if timer.every_s:  # "every hour, the next in 59 minutes"
         return f"{_every(timer.every_s)}, the next in {spoken_duration(left)}"
+    if timer.months:  # "at 9:00 AM on the 1st of every month, the next on January 1"
+        each = _by_the_month(timer.months, timer.month_day, timer.at)
+        return f"at {time_of_day(timer.at)} {each}, the next {_day_name(timer.at, now, today=True)}"
     if timer.at is not None:
-        return f"at {_alarm_time(timer.at, now, timer.days)}"
+        return f"at {_alarm_when(timer, now)}"
     return f"in {spoken_duration(left)}"
 
 
@@ -1104,6 +1220,14 @@ def _every(seconds: int) -> str:
         return "every week" if weeks == 1 else f"every {weeks} weeks"
     each = spoken_duration(seconds)
     return f"every {each[2:]}" if each.startswith("1 ") and " and " not in each else f"every {each}"
+
+
+def _alarm_when(timer: Timer, now: datetime) -> str:
+    """When an alarm (or a reminder at a time of day) goes off: its time and its days ("7:00 AM on
+    weekdays", "7:00 AM on the 1st of every month"), or its next day ("7:00 AM tomorrow")."""
+    if timer.months:
+        return f"{time_of_day(timer.at)} {_by_the_month(timer.months, timer.month_day, timer.at)}"
+    return _alarm_time(timer.at, now, timer.days)
 
 
 def _alarm_time(at: datetime, now: datetime, days: str = "") -> str:

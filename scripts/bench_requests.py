@@ -100,6 +100,7 @@ REQUESTS = [
     ("reminders", "remind me every hour to drink water"),
     ("reminders", "remind me in two days to call the dentist"),
     ("reminders", "remind me every other day at nine to feed the fish"),
+    ("reminders", "remind me on the first of every month at nine to pay the rent"),
     ("sums", "what is twelve times seven"),
     ("sums", "what is three hundred and forty five plus six hundred and seventy eight"),
     ("sums", "what is fifteen percent of eighty"),

@@ -135,7 +135,7 @@ def test_migrations_are_recorded_once(cfg):
     applied = [r["name"] for r in db["_sqlite_migrations"].rows]
     assert applied == [
         "m001_turns", "m002_timers", "m003_timer_names", "m004_timer_days_and_pauses", "m005_lists",
-        "m006_timer_steps", "m007_facts", "m008_timer_skips",
+        "m006_timer_steps", "m007_facts", "m008_timer_skips", "m009_timer_months",
     ]  # fmt: skip
 
 
@@ -158,24 +158,25 @@ def test_a_file_of_an_older_version_gains_the_timers_and_keeps_its_turns(cfg):
 
 _ROW = {"key": "k1", "kind": "reminder", "seconds": 600, "due_at": "2026-12-07T10:10:00+00:00",
         "at": None, "task": "call your mom", "link": "to", "name": None, "days": "",
-        "paused_left": None, "every_s": 0, "skips": ""}  # fmt: skip
+        "paused_left": None, "every_s": 0, "skips": "", "months": 0, "month_day": 0}  # fmt: skip
 
 
 def test_a_kept_timer_of_the_version_before_days_and_pauses_is_kept(cfg):
     memory = Memory(cfg).build()
     memory.close()
     db = Database(cfg.db_path)  # as m003 left it, with a reminder kept
-    db["timers"].transform(drop={"days", "paused_left", "every_s", "skips"})
+    later = ("days", "paused_left", "every_s", "skips", "months", "month_day")
+    db["timers"].transform(drop=set(later))
     db.execute(
         "DELETE FROM _sqlite_migrations WHERE name IN"
-        " ('m004_timer_days_and_pauses', 'm006_timer_steps', 'm008_timer_skips')"
+        " ('m004_timer_days_and_pauses', 'm006_timer_steps', 'm008_timer_skips', 'm009_timer_months')"
     )
-    old = {k: v for k, v in _ROW.items() if k not in ("days", "paused_left", "every_s", "skips")}
+    old = {k: v for k, v in _ROW.items() if k not in later}
     db["timers"].insert(old)
     db.conn.commit()
     db.close()
     memory = Memory(cfg).build()
-    assert memory.kept_timers() == [old | {"days": None, "paused_left": None, "every_s": None, "skips": None}]
+    assert memory.kept_timers() == [old | dict.fromkeys(later)]
     memory.keep_timer(_ROW | {"key": "k2", "days": "01234"})
     assert memory.kept_timers()[1]["days"] == "01234"
     memory.close()

@@ -15,10 +15,12 @@ from assistant.timers import (
     Timers,
     fill,
     next_clock_time,
+    next_in_months,
     next_on,
     next_step,
     parse_duration,
     parse_request,
+    seconds_until,
     spoken_duration,
 )
 
@@ -508,10 +510,10 @@ def test_a_paused_timer_stays_paused_across_a_restart(tmp_path):
 
 @pytest.mark.parametrize(
     "asked",
-    ["remind me every month to pay the rent", "remind me every other month to see the dentist"],
+    ["remind me every two years to renew the passport", "remind me every other year to see the dentist"],
 )
 def test_a_step_it_cannot_keep_is_said_not_asked_when(asked):
-    """It was "When? ..." and then a reminder "every month to pay the rent", once."""
+    """It was "When? ..." and then a reminder "every other year to see the dentist", once."""
     timers = Timers(lambda text: None)
     assert timers.answer(asked, MONDAY_10_AM).startswith("I can repeat an alarm or a reminder every day")
     assert timers.running == [] and timers.asked is None
@@ -563,6 +565,144 @@ def test_a_reminder_every_two_days_goes_off_and_is_set_for_two_days_on():
         timers.close()
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize(
+    ("asked", "at", "months", "month_day", "task"),
+    [
+        # this month's day if still to come, else the next month's (it was "not every month yet")
+        (
+            "remind me on the first of every month at nine to pay the rent",
+            datetime(2027, 1, 1, 9),
+            1,
+            1,
+            "pay the rent",
+        ),
+        (
+            "remind me every month on the fifteenth at noon to water the cactus",
+            datetime(2026, 12, 15, 12),
+            1,
+            15,
+            "water the cactus",
+        ),
+        (
+            "remind me to back up the photos every month at eight p m",
+            datetime(2026, 12, 7, 20),
+            1,
+            7,
+            "back up the photos",
+        ),
+        (
+            "remind me at nine on the seventh of every month to pay rent",
+            datetime(2027, 1, 7, 9),
+            1,
+            7,
+            "pay rent",
+        ),
+        (
+            "remind me every other month on the tenth at nine to see the dentist",
+            datetime(2026, 12, 10, 9),
+            2,
+            10,
+            "see the dentist",
+        ),
+        (
+            "remind me every three months at nine to change the filter",
+            datetime(2027, 1, 7, 9),
+            3,
+            7,
+            "change the filter",
+        ),
+        ("remind me monthly at ten to check the bills", datetime(2027, 1, 7, 10), 1, 7, "check the bills"),
+        ("wake me up at seven on the first of every month", datetime(2027, 1, 1, 7), 1, 1, ""),
+        # every year, on the day said
+        (
+            "remind me every year on march third at ten to call grandma",
+            datetime(2027, 3, 3, 10),
+            12,
+            3,
+            "call grandma",
+        ),
+        (
+            "remind me at nine on december twenty fifth every year to call home",
+            datetime(2026, 12, 25, 9),
+            12,
+            25,
+            "call home",
+        ),
+    ],
+)
+def test_a_step_of_months_or_a_year_falls_on_its_day_of_the_month(asked, at, months, month_day, task):
+    request = parse_request(asked, MONDAY_10_AM)
+    assert (request.at, request.months, request.month_day, request.task) == (at, months, month_day, task)
+    assert request.seconds == seconds_until(at, MONDAY_10_AM)
+
+
+def test_the_next_of_a_step_of_months_is_its_day_or_a_shorter_months_last():
+    end = datetime(2027, 1, 31, 9, 0)
+    assert next_in_months(end, 1, 31, end) == datetime(2027, 2, 28, 9, 0)
+    assert next_in_months(datetime(2027, 2, 28, 9, 0), 1, 31, datetime(2027, 2, 28, 9, 0)) == datetime(
+        2027, 3, 31, 9
+    )
+    assert next_in_months(end, 3, 31, end) == datetime(2027, 4, 30, 9, 0)
+    leap = datetime(2028, 2, 29, 9, 0)
+    assert next_in_months(leap, 12, 29, leap) == datetime(2029, 2, 28, 9, 0)
+    assert next_in_months(datetime(2029, 2, 28, 9), 12, 29, datetime(2029, 2, 28, 9)) == datetime(
+        2030, 2, 28, 9
+    )
+    assert next_in_months(end, 1, 31, end, skips=frozenset({date(2027, 2, 28)})) == datetime(2027, 3, 31, 9)
+
+
+def test_a_monthly_reminder_goes_off_is_set_for_the_next_month_and_kept_across_a_restart(tmp_path):
+    memory = Memory(MemoryConfig(path=str(tmp_path / "memory.db"))).build()
+
+    async def main():
+        said, now, timers = _on_a_test_clock()
+        timers.keep, timers.drop = memory.keep_timer, memory.drop_timer
+        assert timers.answer("remind me on the first of every month to pay the rent", MONDAY_10_AM) == (
+            "At what time on the 1st of every month? Say, for example: at 9 AM."
+        )
+        assert timers.answer("at nine", MONDAY_10_AM) == (
+            "Okay, I'll remind you to pay the rent at 9:00 AM on the 1st of every month, starting January 1."
+        )
+        assert timers.answer("what are my reminders", MONDAY_10_AM) == (
+            "I'll remind you to pay the rent at 9:00 AM on the 1st of every month, the next on January 1."
+        )
+        [reminder] = timers.running
+        assert memory.kept_timers()[0]["months"] == 1 and memory.kept_timers()[0]["month_day"] == 1
+        restarted = Timers(lambda text: None)
+        assert restarted.restore(memory.kept_timers()) == []
+        assert (restarted.running[0].months, restarted.running[0].month_day) == (1, 1)
+        restarted.close()
+        now[0] = reminder.due + 1
+        await asyncio.sleep(0.2)
+        assert said == ["Reminder: pay the rent."]
+        assert reminder in timers.running and (reminder.at.day, reminder.at.hour, reminder.at.minute) == (
+            1,
+            9,
+            0,
+        )
+        assert reminder.at > datetime.now()  # the next month's 1st, from the real clock
+        timers.close()
+
+    asyncio.run(main())
+    memory.close()
+
+
+def test_a_monthly_reminder_kept_with_a_day_of_no_month_is_dropped():
+    timers = Timers(lambda text: None)
+    row = {
+        "key": "k",
+        "kind": "reminder",
+        "seconds": 60,
+        "due_at": "2027-01-01T09:00:00+00:00",
+        "at": "2027-01-01T09:00:00",
+        "task": "pay",
+        "months": 1,
+        "month_day": 32,
+        "link": "to",
+    }
+    assert timers.restore([row]) == [row] and timers.running == []
 
 
 def test_a_later_day_skipped_is_kept_across_a_restart(tmp_path):
