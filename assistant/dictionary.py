@@ -192,8 +192,9 @@ class WordNet:
         return Synset(f[2], int(f[1]), words, pointers, gloss.strip())
 
     def related(self, synset: Synset, symbols: str, word_number: int = 0) -> list[Synset | Sense]:
-        """The meanings a synset points to with these symbols ("&" similar to, "^" see also), or for
-        a lexical pointer ("!" antonym) from its `word_number`th word (1-based), the words it names."""
+        """The meanings a synset points to with these symbols ("&" similar to, "^" see also, from the
+        synset or any of its words), or with `word_number` (1-based), the words that word's lexical
+        pointers ("!" antonym) name."""
         targets = []
         for symbol, offset, pos, source_target in synset.pointers:
             if symbol not in symbols:
@@ -202,7 +203,7 @@ class WordNet:
             if word_number and source != word_number:
                 continue
             to = self.synset(pos, offset)
-            targets.append(Sense(to.words[target - 1][0], to) if target else to)
+            targets.append(Sense(to.words[target - 1][0], to) if target and word_number else to)
         return targets
 
     def _index_entry(self, lemma: str, pos: str, line: str) -> Entry:

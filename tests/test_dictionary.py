@@ -68,6 +68,8 @@ def test_a_word_is_defined_by_its_most_common_meaning(asked, says):
         ("another word for fast", "Another word for fast is sudden; or rapid or quick."),
         ("synonyms for smart", "Another word for smart is intelligent; or clever or shrewd."),
         ("what's another word for nostalgia", "I don't know another word for nostalgia."),
+        # a verb's "see also" pointers name words, not meanings
+        ("another word for remember", "Another word for remember is retrieve; or recall or call back."),
         ("What's the opposite of generous?", "The opposite of generous is stingy."),
         ("antonym for increase", "The opposite of increase is decrease."),
         ("opposite of big", "The opposite of big is little."),  # WordNet pairs big/little, large/small
