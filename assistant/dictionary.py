@@ -61,11 +61,14 @@ _NOT_A_WORD = set(
 )
 _WORD = rf"(?P<word>[a-z']+(?: [a-z']+){{0,{MAX_WORDS - 1}}})"
 _THE_WORD = r"(?:the (?:word|term|phrase|expression) )?"
-_PATTERNS = {  # what is asked → the word's meaning ("meaning", "define", "verb"), "synonyms" or "opposite"
+# what is asked: a meaning ("meaning", "define", "verb"), an abbreviation's words ("stands"),
+# "synonyms", the "opposite", or who someone was ("who")
+_PATTERNS = {
     "meaning": rf"(?:what does|what do) {_THE_WORD}{_WORD} mean",
     "verb": r"what does it mean to (?P<word>[a-z']+)",
+    # "look up" alone is a search ("look up the weather"); "the meaning of life" is the LLM's
     "define": r"(?:what is meant by|(?:what's|what is|tell me|give me) the (?:meaning|definition) of|define"
-    rf"|definition of|meaning of|look up) {_THE_WORD}(?!life$){_WORD}",  # "the meaning of life": the LLM's
+    rf"|definition of|meaning of|look up the word) {_THE_WORD}(?!life$){_WORD}",
     "stands": rf"(?:what does {_WORD} stand for|(?:what's|what is) (?P<short>[a-z' ]+) short for)",
     "synonyms": rf"(?:(?:what's|what is|what are|tell me|give me|say)? ?(?:a|another|some other|other) "
     rf"(?:word|words|synonym|synonyms) for|(?:a )?synonyms? (?:for|of)|(?:what's|what is) another way to say)"

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.skipif(
             "Black hole is a region of space resulting from the collapse of a star; extremely high"
             " gravitational field.",
         ),
-        ("look up ubiquitous", "Ubiquitous means being present everywhere at once."),
+        ("look up the word ubiquitous", "Ubiquitous means being present everywhere at once."),
         # verbs, and a word said inflected is looked up as its base
         (
             "what does it mean to procrastinate",
@@ -51,6 +51,7 @@ pytestmark = pytest.mark.skipif(
         ("what does he mean", None),  # WordNet's "He" is helium
         ("what is the meaning of life", None),
         ("what does it mean to be happy", None),
+        ("look up the weather", None),  # a search: "look up" alone is not a definition
     ],
 )
 def test_a_word_is_defined_by_its_most_common_meaning(asked, says):
