@@ -147,7 +147,8 @@ def ordinal(n: int) -> str:
 
 _ORDINALS = {normalize(ordinal(n)): n for n in range(1, 32)}  # "first" ... "thirty first"
 _ORDINAL = "|".join(sorted(_ORDINALS, key=len, reverse=True))  # longest first
-_MONTH = "|".join(month.lower() for month in MONTHS)
+MONTH_NAMES = [month.lower() for month in MONTHS]
+_MONTH = "|".join(MONTH_NAMES)
 # "on the first of every month", "every month on the fifteenth", "every other month", "every three
 # months", "every year on march third", "on march third every year": a day of the month (or of the
 # year) an alarm or a reminder goes off on, at its time of day; without a day said, today's
@@ -157,7 +158,8 @@ _MONTHLY = re.compile(
     rf"|(?:every|each) (?P<every>(?:other )?month|(?P<n>{_NUMBER}) months)|(?P<monthly>monthly)"
     rf"|on (?P<month>{_MONTH}) (?P<month_day>{_ORDINAL}) (?:every|each) year"
     r"|(?:every|each) year|yearly|annually)"
-    rf"(?: on the (?P<day_after>{_ORDINAL})| on (?P<month_after>{_MONTH}) (?P<month_day_after>{_ORDINAL}))?\b"
+    rf"(?: on the (?P<day_after>{_ORDINAL})| on (?P<month_after>{_MONTH}) (?P<month_day_after>{_ORDINAL}))?"
+    r"(?=$| (?:at|to|that|about|in|from|starting)\b)"  # not "pay the monthly bill", "every month of ..."
 )
 _LEFT = re.compile(
     # "how" may be lost: without a pre-roll, the recognizer heard "much time is left" from 4 of 12 voices
@@ -231,7 +233,7 @@ class Request(NamedTuple):
     every: int = 0  # alarm, remind: seconds between one and the next ("every hour": 3600); 0: not so
     months: int = 0  # alarm, remind: months between one and the next ("every year": 12); 0: not so
     month_day: int = 0  # with months: the day of the month (31: the last of a shorter month)
-    month: int = 0  # with months, every year: the month said (1-12); 0: this month
+    month: int = 0  # with months, every year: its month (1-12, the one said, else this one)
     part: str = ""  # alarm, remind asked back: the part of the day a time without a.m. or p.m. is in
     # ("morning": a wake-up; "day": 7 AM to 6:59 PM, said with days), for the answer to "For what time?"
 
@@ -343,7 +345,7 @@ def _by_month(request: Request, monthly: re.Match, now: datetime) -> Request:
     return request._replace(
         months=months,
         month_day=_ORDINALS[day] if day else now.day,
-        month=[name.lower() for name in MONTHS].index(month) + 1 if month and months == 12 else 0,
+        month=(MONTH_NAMES.index(month) + 1 if month else now.month) if months == 12 else 0,
     )
 
 

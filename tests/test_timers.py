@@ -517,7 +517,9 @@ def test_a_step_it_cannot_keep_is_said_not_asked_when(asked):
     timers = Timers(lambda text: None)
     assert timers.answer(asked, MONDAY_10_AM).startswith("I can repeat an alarm or a reminder every day")
     assert timers.running == [] and timers.asked is None
-    assert parse_request("remind me to check every month of the calendar", MONDAY_10_AM).what == "remind"
+    for task in ("check every month of the calendar", "pay the monthly bill", "book the yearly checkup"):
+        request = parse_request(f"remind me to {task} at five p m", MONDAY_10_AM)  # a word of the task
+        assert (request.what, request.task, request.months) == ("remind", task, 0)
 
 
 @pytest.mark.parametrize(
@@ -703,6 +705,27 @@ def test_a_monthly_reminder_kept_with_a_day_of_no_month_is_dropped():
         "link": "to",
     }
     assert timers.restore([row]) == [row] and timers.running == []
+
+
+def test_one_day_of_a_step_of_days_or_months_is_skipped_not_the_whole_reminder():
+    """It cancelled the reminder every other day outright; now, as one on weekdays, it skips that day."""
+
+    async def main():
+        timers = Timers(lambda text: None)
+        timers.answer("remind me every other day at nine to feed the fish", MONDAY_10_AM)  # Tuesday first
+        assert timers.answer("cancel my reminder for tomorrow", MONDAY_10_AM) == (
+            "Skipped your reminder for 9:00 AM tomorrow: the next is on Thursday."
+        )
+        timers.answer("cancel my reminder", MONDAY_10_AM)
+        timers.answer("remind me on the eighth of every month at nine to pay the rent", MONDAY_10_AM)
+        assert timers.answer("skip my next reminder", MONDAY_10_AM) == (
+            "Skipped your reminder for 9:00 AM tomorrow: the next is on January 8."
+        )
+        [reminder] = timers.running
+        assert (reminder.at, reminder.months, reminder.month_day) == (datetime(2027, 1, 8, 9, 0), 1, 8)
+        timers.close()
+
+    asyncio.run(main())
 
 
 def test_a_later_day_skipped_is_kept_across_a_restart(tmp_path):
