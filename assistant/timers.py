@@ -1246,12 +1246,15 @@ def _time_and_day(at: datetime, now: datetime) -> str:
 
 
 def _day_name(at: datetime, now: datetime, today: bool = False) -> str:
-    """ "tomorrow", "on Friday" (within the week), "on December 24"; "today" when `today`."""
+    """ "tomorrow", "on Friday" (within the week), "on December 24", "on March 3, 2028" (most of a
+    year on); "today" when `today`."""
     ahead = (at.date() - now.date()).days
     if ahead == 0 and today:
         return "today"
     if ahead == 1:
         return "tomorrow"
+    if ahead > 300:  # "every year on March 3", set on March 3 after its time: the next is a year on
+        return f"on {at:%B} {at.day}, {at.year}"
     return f"on {at:%A}" if 1 < ahead < 7 else f"on {at:%B} {at.day}"
 
 
