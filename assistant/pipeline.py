@@ -68,6 +68,7 @@ from assistant.memory import Memory
 from assistant.metrics import LatencyLog, turn_record
 from assistant.prompt import build_messages, fit_question, window
 from assistant.stage import Stage
+from assistant.stopwatch import Stopwatch
 from assistant.timers import Timers, parse_request
 from assistant.tts import ClauseSplitter, PiperTts
 
@@ -135,6 +136,7 @@ class AnswerStage(Stage):
             ("dates", lambda: dates.answer(text, birthday=facts.get(about_you.BIRTHDAY))),
             ("sky", lambda: sky.answer(text)),
             ("timers", lambda: pipe.timers.answer(text)),
+            ("stopwatch", lambda: pipe.stopwatch.answer(text)),
             ("replay", lambda: replay.answer(text, pipe.last_answer, pipe.last_heard)),
             ("voice", lambda: voice.answer(text, speaker, pipe.config.tts.length_scale)),
             ("arithmetic", lambda: arithmetic.answer(text)),
@@ -485,6 +487,7 @@ class Pipeline:
     _preparing: asyncio.Task | None = None
     _window_stale: bool = False  # the window changed without the LLM (a clock answer): prefill it
     timers: Timers | None = None  # set at open: the kitchen timers, said aloud when due
+    stopwatch: Stopwatch = field(default_factory=Stopwatch)  # "start the stopwatch": while it runs
     _announcing: set = field(default_factory=set)  # their announcements' tasks, until done
     _prepare_text: str = ""  # the newest partial transcript to prefill ...
     _prepared: str = ""  # ... and the last one prefilled (reset by each turn)

@@ -764,21 +764,25 @@ def test_a_sum_or_a_conversion_is_worked_out_not_guessed_by_the_llm(tmp_path):
             "How do you spell rhythm?",
             "How many days until Christmas?",
             "Flip a coin.",
+            "Start the stopwatch.",
             "What does ephemeral mean?",
             "What is two plus two in binary?",
         )
         return [await pipe.ask(q) for q in asked]
 
-    summed, converted, spelled, christmas, coin, meant, binary = asyncio.run(_session(cfg, body, speak=False))
+    summed, converted, spelled, christmas, coin, watch, meant, binary = asyncio.run(
+        _session(cfg, body, speak=False)
+    )
     assert christmas.answer_text == dates.answer("How many days until Christmas?")  # (unless past midnight)
     assert spelled.answer_text == "Rhythm is spelled R, H, Y, T, H, M."
     assert summed.answer_text == "345 plus 678 is 1023." and "prompt_built" not in summed.marks
     assert converted.answer_text == "A gallon is 16 cups." and "prompt_built" not in converted.marks
     assert coin.answer_text in {"Heads.", "Tails."}  # the LLM: "The coin is flipped."
+    assert watch.answer_text == "Stopwatch started."
     assert meant.answer_text.startswith("Ephemeral means lasting a very short time")  # WordNet's
     assert "prompt_built" in binary.marks
     answered_by = [record["answered_by"] for record in _log(cfg)]
-    assert answered_by == ["arithmetic", "units", "spelling", "dates", "chance", "dictionary", "llm"]
+    assert answered_by == "arithmetic units spelling dates chance stopwatch dictionary llm".split()
     stored = [(t.role, t.text) for t in _stored(cfg)]
     assert stored[:2] == [("user", "What is 345 + 678?"), ("assistant", "345 plus 678 is 1023.")]
 

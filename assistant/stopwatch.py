@@ -1,0 +1,80 @@
+"""A stopwatch by voice: "start the stopwatch", "how long has the stopwatch been running", "stop the
+stopwatch", "reset the stopwatch".
+
+Asked to start a stopwatch, the embedded LLM said "1. 1:02 2. 3:47 3. 5:18"; asked how long it had
+been running, "The stopwatch has been running for 12 years now". A timer counts down to a
+moment (`timers.py`); a stopwatch counts up from one, and is read out when asked. It runs on the
+timers' clock (`timers.awake_or_asleep_s`: on through a suspend, never stepped by the wall clock)
+and lives as long as the assistant runs, not across a restart.
+
+    watch = Stopwatch()
+    watch.answer("start the stopwatch")      # "Stopwatch started."
+    watch.answer("what's on the stopwatch")  # "1 minute and 5 seconds."
+    watch.answer("stop the stopwatch")       # "Stopwatch stopped at 1 minute and 12 seconds."
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from assistant import phrases
+from assistant.asr.text import normalize
+from assistant.timers import awake_or_asleep_s, spoken_duration
+
+_WATCH = r"(?:the |a |my )?stop ?watch"
+_PATTERNS = {
+    "start": rf"(?:start|begin|run|set|turn on) {_WATCH}|{_WATCH} (?:start|go)|start timing(?: me)?",
+    "resume": rf"(?:resume|continue|restart|unpause) {_WATCH}|start {_WATCH} again",
+    "stop": rf"(?:stop|pause|halt|turn off|end|finish) {_WATCH}|{_WATCH} stop|stop timing(?: me)?",
+    "reset": rf"(?:reset|clear|cancel|zero|delete) {_WATCH}",
+    "read": rf"(?:what's|what is|check|read) (?:on )?{_WATCH}(?: at| say| reading)?"
+    rf"|how long (?:has|is) {_WATCH}(?: been)?(?: running| going| on)?"
+    rf"|how much time (?:is |has passed )?on {_WATCH}|(?:the )?stop ?watch",
+}
+_REQUESTS = phrases.requests(_PATTERNS, tail=r"(?: please)?(?: now)?")
+
+
+@dataclass
+class Stopwatch:
+    """Time counted while running (`counted`) and since it was last started (`started`, on `clock`)."""
+
+    clock: Callable[[], float] = awake_or_asleep_s
+    counted: float = 0.0  # seconds, up to the last stop
+    started: float | None = None  # when it last started, while it runs
+
+    def answer(self, text: str) -> str | None:
+        """The reply to a request about the stopwatch, having done it; None for any other text."""
+        kind, _ = phrases.first_match(_REQUESTS, normalize(text))
+        if kind is None:
+            return None
+        if kind in ("start", "resume"):
+            if self.started is not None:
+                return f"The stopwatch is already running: {self._reading()}."
+            self.started = self.clock()  # from where it stopped: "reset the stopwatch" starts at 0
+            return (
+                f"Stopwatch started again from {self._reading()}." if self.counted else "Stopwatch started."
+            )
+        if kind == "stop":
+            if self.started is None:
+                return (
+                    f"It's stopped at {self._reading()}." if self.counted else "The stopwatch isn't running."
+                )
+            self.counted, self.started = self.elapsed(), None
+            return f"Stopwatch stopped at {self._reading()}."
+        if kind == "reset":
+            self.counted, self.started = 0.0, None
+            return "Stopwatch reset."
+        if self.started is None and not self.counted:
+            return "The stopwatch isn't running. Say start the stopwatch."
+        reading = self._reading()
+        return f"{reading[0].upper()}{reading[1:]}{'' if self.started is not None else ', stopped'}."
+
+    def elapsed(self) -> float:
+        """Seconds counted, up to now while it runs."""
+        return self.counted + (self.clock() - self.started if self.started is not None else 0.0)
+
+    def _reading(self) -> str:
+        """ "1 minute and 5 seconds"; "0 seconds" just started."""
+        seconds = int(self.elapsed())
+        return spoken_duration(seconds) if seconds else "0 seconds"
