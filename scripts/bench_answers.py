@@ -37,6 +37,15 @@ and as typed with digits; per kind, how many of the LLM's answers hold the right
 within 1%, or exact for a whole one), beside the module's own answer under the same check.
 
     python scripts/bench_answers.py --sums --samples 20
+
+`--words` asks why `assistant/dictionary.py` answers opposites and synonyms from WordNet: for common
+words, "What is the opposite of hot?" and "What's another word for happy?"; per request, how many of
+the LLM's answers name one of WordNet's antonyms (any sense) or one of the words WordNet relates to
+the word's first meanings (its synonyms, "similar to" and "see also" words), beside how many of the
+20 the dictionary answered with words, with "I don't know another word for ...", or left to the
+LLM (an opposite WordNet lacks).
+
+    python scripts/bench_answers.py --words --samples 3
 """
 
 from __future__ import annotations
@@ -57,7 +66,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from num2words import num2words  # noqa: E402
 
-from assistant import arithmetic, clock, units  # noqa: E402
+from assistant import arithmetic, clock, dictionary, units  # noqa: E402
 from assistant.config import LlmConfig, MemoryConfig  # noqa: E402
 from assistant.llm import LocalLlm  # noqa: E402
 from assistant.memory import Memory  # noqa: E402
@@ -144,6 +153,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=3, help="times each prompt is asked per conversation")
     parser.add_argument("--clock", action="store_true", help="the LLM told the time, asked for it")
     parser.add_argument("--sums", action="store_true", help="the LLM asked sums and conversions")
+    parser.add_argument("--words", action="store_true", help="the LLM asked opposites and synonyms")
     return parser.parse_args()
 
 
@@ -357,8 +367,60 @@ def main_sums(args: argparse.Namespace) -> None:
         print(f"| {kind} | {c['words']} of {args.samples} | {c['digits']} | {c['ours']} |")
 
 
+WORDS = ["hot", "generous", "happy", "increase", "big", "fast", "strong", "brave", "rich", "early", "empty",
+         "polite", "heavy", "honest", "cheap", "accept", "remember", "arrive", "win", "smart"]  # fmt: skip
+
+
+def related_words(word: str) -> tuple[set[str], set[str]]:
+    """(WordNet's antonyms of `word` in any sense, the words it relates to each part of speech's
+    first meaning: its synonyms, "similar to" and "see also" words), lowercase, spaces for "_"."""
+    wordnet = dictionary.WordNet.at(dictionary.wordnet_dir())
+    opposites, near = set(), set()
+    for entry in wordnet.entries(word):
+        for i, sense in enumerate(entry.senses):
+            lemmas = [lemma.lower() for lemma in sense.synset.lemmas()]
+            opposites |= {t.word for t in wordnet.related(sense.synset, "!", 1 + lemmas.index(sense.word))}
+            if i == 0:
+                nearby = wordnet.related(sense.synset, "^&")
+                near |= {*lemmas, *(w.lower() for synset in nearby for w in synset.lemmas())}
+    return {w.replace("_", " ").lower() for w in opposites}, {w.replace("_", " ") for w in near} - {word}
+
+
+def main_words(args: argparse.Namespace) -> None:
+    started = time.strftime("%Y-%m-%d %H:%M")
+    cfg = LlmConfig()
+    llm = LocalLlm(cfg).build()
+    counts = {kind: Counter() for kind in ("opposite", "synonym")}
+    for word in WORDS:
+        opposites, near = related_words(word)
+        for kind, asked, right in (
+            ("opposite", f"What is the opposite of {word}?", opposites),
+            ("synonym", f"What's another word for {word}?", near),
+        ):
+            ours = dictionary.answer(asked)
+            counts[kind][
+                "ours" if ours and not ours.startswith("I don't know") else "none" if ours else "llm"
+            ] += 1
+            for _ in range(args.samples):
+                said = " ".join(words("".join(llm.stream(build_messages(cfg.system_prompt, [], asked)))))
+                named = any(re.search(rf"\b{re.escape(w)}\b", said) for w in right)
+                counts[kind]["named"] += named
+                if args.show and not named:
+                    print(f"  {asked} → {said} (WordNet: {', '.join(sorted(right)[:6])})")
+    llm.close()
+    print(f"\n{started}; {len(WORDS)} words × {args.samples} answers; temperature {cfg.temperature}\n")
+    print("| request | LLM named one of WordNet's | dictionary.py: named | knew none | left to the LLM |")
+    print("|---|---:|---:|---:|---:|")
+    for kind, c in counts.items():
+        asked = len(WORDS) * args.samples
+        print(f"| the {kind} | {c['named']} of {asked} | {c['ours']} | {c['none']} | {c['llm']} |")
+
+
 def main() -> None:
     args = parse_args()
+    if args.words:
+        main_words(args)
+        return
     if args.sums:
         main_sums(args)
         return
