@@ -54,7 +54,15 @@ _CANNOT = (  # (what is asked, from the start of the request; the answer)
         r"(?:turn|switch) (?:on|off) the |(?:turn|switch) the \w+(?: \w+)? (?:on|off)|dim the lights",
         "I can't control devices: I can only talk with you.",
     ),
-    (r"play (?:some |me )?(?:music|a song|songs|the radio|a podcast)\b", "I can't play music yet."),
+    (  # "play some jazz" (the LLM: "I can play some jazz, just like I always do"), "play the beatles";
+        # a game is the LLM's ("play a game with me", "play twenty questions")
+        r"play(?! (?:a |the |some )?(?:games?|twenty questions|i spy|trivia)\b| with\b) .+"
+        r"|put on (?:some |a |the )?(?:music|songs?|tunes|the radio|a podcast|a playlist|an album)"
+        r"|(?:next|skip (?:this|the)|previous) (?:song|track)|shuffle (?:my |the )?(?:music|songs|playlist)"
+        r"|(?:pause|stop|resume) the (?:music|song)"
+        r"|(?:i want to )?listen to (?:some )?(?:music|the radio|a podcast)",
+        "I can't play music yet.",
+    ),
     (
         r"(?:call|phone|text|email) (?:my |\w+$)|send (?:a |an )?(?:message|text|email)",
         "I can't make calls or send messages.",

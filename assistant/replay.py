@@ -22,8 +22,9 @@ from assistant.phrases import LEAD_IN
 
 NOTHING_YET = "I haven't said anything yet."
 _REPEAT = re.compile(
-    rf"{LEAD_IN}(?:say (?:that|it|this) again|repeat(?: that| it| this| yourself| the answer| what you said)?"
-    r"(?: again)?|what did you (?:just )?say|what was that|come again|pardon(?: me)?|sorry what"
+    rf"{LEAD_IN}(?:(?:say|play) (?:that|it|this) again"
+    r"|repeat(?: that| it| this| yourself| the answer| what you said)?(?: again)?|what did you (?:just )?say"
+    r"|what was that|come again|pardon(?: me)?|sorry what"
     r"|i (?:didn't|did not) (?:catch|hear|get|understand) (?:that|you|it)|i missed (?:that|it)"
     r"|one more time)(?: again)?(?: please)?"
 )

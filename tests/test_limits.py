@@ -30,6 +30,13 @@ from assistant import limits
         ("Turn off the lights.", "I can't control devices"),
         ("turn the lights on", "I can't control devices"),
         ("Play some music.", "I can't play music yet."),
+        (
+            "Play some jazz.",
+            "I can't play music yet.",
+        ),  # the LLM: "I can play some jazz, just like I always do."
+        ("Play Bohemian Rhapsody.", "I can't play music yet."),
+        ("Put on some music.", "I can't play music yet."),  # the LLM: "I'm going to play some music."
+        ("Next song.", "I can't play music yet."),
         ("Call mom.", "I can't make calls or send messages."),
         ("Send a message to John", "I can't make calls or send messages."),
         ("What's on my calendar today?", "I don't keep a calendar. I can remind you instead"),
@@ -48,6 +55,7 @@ from assistant import limits
         ("What is the weather like on Mars?", None),  # a question about Mars, not a forecast
         ("Tell me a story about the weather.", None),
         ("Play a game with me.", None),
+        ("Play twenty questions.", None),
         ("Call me Sam.", None),
         ("Turn the page.", None),
         ("What is the capital of France?", None),

@@ -17,8 +17,8 @@ def _turn(answer: str, played: list[str], cut: bool) -> Turn:
 
 @pytest.mark.parametrize(
     "asked",
-    ["Say that again.", "Could you repeat that, please?", "What did you say?", "Sorry, what?", "Pardon?",
-     "I didn't catch that.", "Repeat.", "come again", "one more time please"],
+    ["Say that again.", "Play that again.", "Could you repeat that, please?", "What did you say?",
+     "Sorry, what?", "Pardon?", "I didn't catch that.", "Repeat.", "come again", "one more time please"],
 )  # fmt: skip
 def test_asked_again_it_says_the_whole_answer(asked):
     assert replay.answer(asked, _turn(ANSWER, ["The moon orbits the Earth."], cut=True)) == ANSWER
