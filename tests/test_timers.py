@@ -573,75 +573,30 @@ def test_a_reminder_every_two_days_goes_off_and_is_set_for_two_days_on():
     ("asked", "at", "months", "month_day", "task"),
     [
         # this month's day if still to come, else the next month's (it was "not every month yet")
-        (
-            "remind me on the first of every month at nine to pay the rent",
-            datetime(2027, 1, 1, 9),
-            1,
-            1,
-            "pay the rent",
-        ),
-        (
-            "remind me every month on the fifteenth at noon to water the cactus",
-            datetime(2026, 12, 15, 12),
-            1,
-            15,
-            "water the cactus",
-        ),
-        (
-            "remind me to back up the photos every month at eight p m",
-            datetime(2026, 12, 7, 20),
-            1,
-            7,
-            "back up the photos",
-        ),
-        (
-            "remind me at nine on the seventh of every month to pay rent",
-            datetime(2027, 1, 7, 9),
-            1,
-            7,
-            "pay rent",
-        ),
-        (
-            "remind me every other month on the tenth at nine to see the dentist",
-            datetime(2026, 12, 10, 9),
-            2,
-            10,
-            "see the dentist",
-        ),
-        (
-            "remind me every three months at nine to change the filter",
-            datetime(2027, 1, 7, 9),
-            3,
-            7,
-            "change the filter",
-        ),
+        ("remind me on the first of every month at nine to pay the rent",
+         datetime(2027, 1, 1, 9), 1, 1, "pay the rent"),
+        ("remind me every month on the fifteenth at noon to water the cactus",
+         datetime(2026, 12, 15, 12), 1, 15, "water the cactus"),
+        ("remind me to back up the photos every month at eight p m",
+         datetime(2026, 12, 7, 20), 1, 7, "back up the photos"),
+        ("remind me at nine on the seventh of every month to pay rent",
+         datetime(2027, 1, 7, 9), 1, 7, "pay rent"),
+        ("remind me every other month on the tenth at nine to see the dentist",
+         datetime(2026, 12, 10, 9), 2, 10, "see the dentist"),
+        ("remind me every three months at nine to change the filter",
+         datetime(2027, 1, 7, 9), 3, 7, "change the filter"),
         ("remind me monthly at ten to check the bills", datetime(2027, 1, 7, 10), 1, 7, "check the bills"),
         ("wake me up at seven on the first of every month", datetime(2027, 1, 1, 7), 1, 1, ""),
         # "on" heard "in" (10 of 12 held-out voices, scripts/bench_requests.py)
-        (
-            "remind me in the first of every month at nine to pay the rent",
-            datetime(2027, 1, 1, 9),
-            1,
-            1,
-            "pay the rent",
-        ),
+        ("remind me in the first of every month at nine to pay the rent",
+         datetime(2027, 1, 1, 9), 1, 1, "pay the rent"),
         # every year, on the day said
-        (
-            "remind me every year on march third at ten to call grandma",
-            datetime(2027, 3, 3, 10),
-            12,
-            3,
-            "call grandma",
-        ),
-        (
-            "remind me at nine on december twenty fifth every year to call home",
-            datetime(2026, 12, 25, 9),
-            12,
-            25,
-            "call home",
-        ),
+        ("remind me every year on march third at ten to call grandma",
+         datetime(2027, 3, 3, 10), 12, 3, "call grandma"),
+        ("remind me at nine on december twenty fifth every year to call home",
+         datetime(2026, 12, 25, 9), 12, 25, "call home"),
     ],
-)
+)  # fmt: skip
 def test_a_step_of_months_or_a_year_falls_on_its_day_of_the_month(asked, at, months, month_day, task):
     request = parse_request(asked, MONDAY_10_AM)
     assert (request.at, request.months, request.month_day, request.task) == (at, months, month_day, task)
