@@ -60,7 +60,7 @@ _NOT_A_WORD = set(
     " i me my mine our ours what which who all everything something anything nothing".split()
 )
 _WORD = rf"(?P<word>[a-z']+(?: [a-z']+){{0,{MAX_WORDS - 1}}})"
-_THE_WORD = r"(?:the (?:word|term|phrase|expression) )?"
+_THE_WORD = r"(?:the (?:word|term|phrase|expression|name) )?"
 # what is asked: a meaning ("meaning", "define", "verb"), an abbreviation's words ("stands"),
 # "synonyms", the "opposite", or who someone was ("who")
 _PATTERNS = {

@@ -43,6 +43,7 @@ WORDNET = WordNet.at(dictionary.wordnet_dir())  # None fails the tests here: scr
             " and less aquatic than ducks.",
         ),
         ("what does blorp mean", "I don't know the word blorp."),  # most often misheard: the user hears what
+        ("what does the name sophia mean", "I don't know the word sophia."),  # WordNet has no first names
         # about the conversation, not a word: the LLM's
         ("what does that mean", None),
         ("what does he mean", None),  # WordNet's "He" is helium
