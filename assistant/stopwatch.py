@@ -25,7 +25,8 @@ from assistant.timers import awake_or_asleep_s, spoken_duration
 _WATCH = r"(?:the |a |my )?stop ?watch"
 _PATTERNS = {
     "start": rf"(?:start|begin|run|set|turn on) {_WATCH}|{_WATCH} (?:start|go)|start timing(?: me)?",
-    "resume": rf"(?:resume|continue|restart|unpause) {_WATCH}|start {_WATCH} again",
+    "resume": rf"(?:resume|continue|unpause) {_WATCH}|start {_WATCH} again",
+    "restart": rf"(?:restart|start over) {_WATCH}|start {_WATCH} over",
     "stop": rf"(?:stop|pause|halt|turn off|end|finish) {_WATCH}|{_WATCH} stop|stop timing(?: me)?",
     "reset": rf"(?:reset|clear|cancel|zero|delete) {_WATCH}",
     "read": rf"(?:what's|what is|check|read) (?:on )?{_WATCH}(?: at| say| reading)?"
@@ -62,9 +63,9 @@ class Stopwatch:
                 )
             self.counted, self.started = self.elapsed(), None
             return f"Stopwatch stopped at {self._reading()}."
-        if kind == "reset":
-            self.counted, self.started = 0.0, None
-            return "Stopwatch reset."
+        if kind in ("reset", "restart"):  # "restart": from 0, as a stopwatch's reset and start
+            self.counted, self.started = 0.0, self.clock() if kind == "restart" else None
+            return "Stopwatch restarted." if kind == "restart" else "Stopwatch reset."
         if self.started is None and not self.counted:
             return "The stopwatch isn't running. Say start the stopwatch."
         reading = self._reading()

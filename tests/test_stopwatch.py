@@ -28,6 +28,9 @@ def test_it_counts_up_while_running_and_holds_while_stopped():
     assert watch.answer("resume the stopwatch") == "Stopwatch started again from 1 minute and 12 seconds."
     now[0] += 3600
     assert watch.answer("how long has the stopwatch been running") == "1 hour, 1 minute and 12 seconds."
+    assert watch.answer("restart the stopwatch") == "Stopwatch restarted."  # from 0
+    now[0] += 2
+    assert watch.answer("what's on the stopwatch") == "2 seconds."
     assert watch.answer("reset the stopwatch") == "Stopwatch reset."
     assert watch.answer("stopwatch") == "The stopwatch isn't running. Say start the stopwatch."
     assert watch.answer("start timing") == "Stopwatch started."
