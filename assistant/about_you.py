@@ -26,7 +26,7 @@ from typing import NamedTuple
 from assistant import phrases
 from assistant.arithmetic import in_digits
 from assistant.asr.text import normalize
-from assistant.clock import MONTHS
+from assistant.clock import MONTH_WORDS, MONTHS
 
 NAME, BIRTHDAY = "name", "birthday"  # their keys among `Memory.set_fact`'s facts ("birthday": "03-03")
 ASK = "What's your name? Say: my name is, and then your name."  # no example name: the LLM took one up
@@ -60,10 +60,9 @@ _PATTERNS = {  # kind → pattern, tried in order
     "forget all": r"forget (?:everything|all) (?:about me|you know about me)|forget what you know about me"
     r"|(?:forget|delete|erase) my name and (?:my )?birthday",
 }
-_MONTH = "|".join(m.lower() for m in MONTHS)
 _DAY_OF = re.compile(  # "march 3rd", "the 3rd of march", "3 march" (in digits: `in_digits`)
-    rf"(?:the )?(?P<d>\d\d?)(?:st|nd|rd|th)?(?: of)? (?P<m>{_MONTH})|(?P<m2>{_MONTH}) (?:the )?(?P<d2>\d\d?)"
-    r"(?:st|nd|rd|th)?"
+    rf"(?:the )?(?P<d>\d\d?)(?:st|nd|rd|th)?(?: of)? (?P<m>{MONTH_WORDS})"
+    rf"|(?P<m2>{MONTH_WORDS}) (?:the )?(?P<d2>\d\d?)(?:st|nd|rd|th)?"
 )
 _REQUESTS = phrases.requests(_PATTERNS, tail=_TAIL)
 
@@ -134,11 +133,9 @@ def answer(request: AboutRequest, memory, today: date | None = None) -> str:
     """Do what `request` asks of `memory` (an open `Memory`; call it on its thread) and say so."""
     if request.what == "forget all":
         forgotten = [f"your {key}" for key in (NAME, BIRTHDAY) if memory.forget_fact(key)]
-        return (
-            f"Okay, I've forgotten {' and '.join(forgotten)}."
-            if forgotten
-            else "I don't know anything about you."
-        )
+        if not forgotten:
+            return "I don't know anything about you."
+        return f"Okay, I've forgotten {phrases.listed(forgotten)}."
     if request.what.endswith("birthday"):
         return _birthday(request, memory, today or date.today())
     known = memory.fact(NAME)

@@ -35,6 +35,7 @@ from assistant.phrases import LEAD_IN
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December")  # fmt: skip
+MONTH_WORDS = "|".join(month.lower() for month in MONTHS)  # a pattern: a month as the recognizer writes it
 
 # ... and around a clock question ("can you tell me what time it is right now please").
 _ASK = (

@@ -32,7 +32,7 @@ from dateutil.relativedelta import MO, SU, TH, relativedelta
 from assistant import about_you, phrases
 from assistant.arithmetic import in_digits
 from assistant.asr.text import normalize
-from assistant.clock import DAYS, MONTHS, date_of, time_of_day
+from assistant.clock import DAYS, MONTH_WORDS, MONTHS, date_of, time_of_day
 from assistant.phrases import LEAD_IN
 from assistant.timers import next_clock_time, parse_duration, spoken_duration
 
@@ -75,7 +75,7 @@ _DATE_OF = re.compile(
 
 
 _YEAR = r"(?P<year>\d\d ?\d\d)"  # "20 28", as in_digits writes "twenty twenty eight"
-_MONTH = rf"(?P<month>{'|'.join(m.lower() for m in MONTHS)}|this month)(?: this year| {_YEAR})?"
+_MONTH = rf"(?P<month>{MONTH_WORDS}|this month)(?: this year| {_YEAR})?"
 # the calendar itself: "how many days are left in the year", "what week is it", "is 2028 a leap year",
 # "how many days are in february"
 _CALENDAR = phrases.requests(

@@ -47,7 +47,7 @@ from datetime import time as dt_time
 from typing import NamedTuple
 
 from assistant.asr.text import normalize
-from assistant.clock import MONTHS, date_of, time_of_day
+from assistant.clock import MONTH_WORDS, MONTHS, date_of, time_of_day
 from assistant.phrases import LEAD_IN, listed, yours
 
 MAX_NUMBER = 999
@@ -147,8 +147,6 @@ def ordinal(n: int) -> str:
 
 _ORDINALS = {normalize(ordinal(n)): n for n in range(1, 32)}  # "first" ... "thirty first"
 _ORDINAL = "|".join(sorted(_ORDINALS, key=len, reverse=True))  # longest first
-MONTH_NAMES = [month.lower() for month in MONTHS]
-_MONTH = "|".join(MONTH_NAMES)
 # "on the first of every month", "every month on the fifteenth", "every other month", "every three
 # months", "every year on march third", "on march third every year": a day of the month (or of the
 # year) an alarm or a reminder goes off on, at its time of day; without a day said, today's. "In the
@@ -157,9 +155,10 @@ _MONTHLY = re.compile(
     rf" (?:(?:on |in )?the (?P<day>{_ORDINAL}) (?:of )?(?:every|each)"
     rf" (?P<of>(?:other )?month|(?P<n_of>{_NUMBER}) months)"
     rf"|(?:every|each) (?P<every>(?:other )?month|(?P<n>{_NUMBER}) months)|(?P<monthly>monthly)"
-    rf"|on (?P<month>{_MONTH}) (?P<month_day>{_ORDINAL}) (?:every|each) year"
+    rf"|on (?P<month>{MONTH_WORDS}) (?P<month_day>{_ORDINAL}) (?:every|each) year"
     r"|(?:every|each) year|yearly|annually)"
-    rf"(?: on the (?P<day_after>{_ORDINAL})| on (?P<month_after>{_MONTH}) (?P<month_day_after>{_ORDINAL}))?"
+    rf"(?: on the (?P<day_after>{_ORDINAL})"
+    rf"| on (?P<month_after>{MONTH_WORDS}) (?P<month_day_after>{_ORDINAL}))?"
     r"(?=$| (?:at|to|that|about|in|from|starting)\b)"  # not "pay the monthly bill", "every month of ..."
 )
 _LEFT = re.compile(
@@ -346,7 +345,7 @@ def _by_month(request: Request, monthly: re.Match, now: datetime) -> Request:
     return request._replace(
         months=months,
         month_day=_ORDINALS[day] if day else now.day,
-        month=(MONTH_NAMES.index(month) + 1 if month else now.month) if months == 12 else 0,
+        month=(MONTHS.index(month.title()) + 1 if month else now.month) if months == 12 else 0,
     )
 
 
