@@ -290,11 +290,16 @@ def _meaning(sense: Sense) -> str:
     return f'{said}, as in "{example}".' if example else f"{said}."
 
 
+def _definition(synset: Synset) -> str:
+    """The gloss before its examples, without a leading note: "(of the elements) as if showing
+    violent anger", "(New Testament) disciple of Jesus"."""
+    return re.sub(r"^\([^)]*\) ", "", synset.gloss.split('; "')[0]).rstrip(";. ")
+
+
 def _gloss_parts(sense: Sense) -> tuple[str, str | None]:
-    """The gloss's definition, without a leading "(of ...)" note, and its first example that uses
-    the word: 'lasting a very short time; "the ephemeral joys of childhood"; ...'."""
-    definition, *examples = sense.synset.gloss.split('; "')
-    definition = re.sub(r"^\([^)]*\) ", "", definition).rstrip(";. ")
+    """The definition and the gloss's first example that uses the word: 'lasting a very short time;
+    "the ephemeral joys of childhood"; ...'."""
+    definition, examples = _definition(sense.synset), sense.synset.gloss.split('; "')[1:]
     examples = [example.replace("--", ", ") for example in examples]  # "Don't run--you'll be out of breath"
     word = _spoken(sense.word).lower()
     stem = word[:-2] if len(word) > 4 else word  # "procrastinating", "procrastinated": the word's start
@@ -390,8 +395,7 @@ def _person(wordnet: WordNet, said: str) -> str | None:
         return f"{called}: {shown}. Ask me about one by the whole name."
     if not people:
         return None
-    definition = people[0].gloss.split('; "')[0].rstrip(";. ")
-    definition = re.sub(r"^\([^)]*\) ", "", definition)  # "(New Testament) disciple of Jesus"
+    definition = _definition(people[0])
     dates = re.search(r" \(([^()]*\d[^()]*)\)$", definition)  # "(1642-1727)", "(born in 1958)"
     if dates:
         definition = definition[: dates.start()]
