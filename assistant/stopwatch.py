@@ -77,5 +77,4 @@ class Stopwatch:
 
     def _reading(self) -> str:
         """ "1 minute and 5 seconds"; "0 seconds" just started."""
-        seconds = int(self.elapsed())
-        return spoken_duration(seconds) if seconds else "0 seconds"
+        return spoken_duration(int(self.elapsed()))

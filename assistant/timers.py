@@ -637,8 +637,8 @@ def _clock_reading(words: str) -> tuple[int, int, str | None] | None:
 
 
 def spoken_duration(seconds: int) -> str:
-    """3725 → "1 hour, 2 minutes and 5 seconds", 162000 → "1 day and 21 hours" (digits: the voice
-    reads them, the terminal shows them)."""
+    """3725 → "1 hour, 2 minutes and 5 seconds", 162000 → "1 day and 21 hours", 0 → "0 seconds" (digits:
+    the voice reads them, the terminal shows them)."""
     days, rest = divmod(seconds, DAY_S)
     hours, rest = divmod(rest, 3600)
     minutes, secs = divmod(rest, 60)
@@ -647,7 +647,7 @@ def spoken_duration(seconds: int) -> str:
         for n, unit in ((days, "day"), (hours, "hour"), (minutes, "minute"), (secs, "second"))
         if n
     ]
-    return listed(parts)
+    return listed(parts) if parts else "0 seconds"
 
 
 CHECK_S = 10.0  # a timer looks at the clock at least this often: it is said this soon after a sleep

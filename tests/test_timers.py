@@ -969,6 +969,7 @@ def test_a_named_timer_is_said_by_its_name_and_cancelled_by_it(tmp_path):
 
 
 def test_spoken_duration_in_digits_and_words():
+    assert spoken_duration(0) == "0 seconds"  # a stopwatch just started (it raised IndexError)
     assert spoken_duration(1) == "1 second"
     assert spoken_duration(90) == "1 minute and 30 seconds"
     assert spoken_duration(3725) == "1 hour, 2 minutes and 5 seconds"
