@@ -34,7 +34,7 @@ from assistant.arithmetic import in_digits
 from assistant.asr.text import normalize
 from assistant.clock import DAYS, MONTH_WORDS, MONTHS, date_of, time_of_day
 from assistant.phrases import LEAD_IN
-from assistant.timers import next_clock_time, parse_duration, spoken_duration
+from assistant.timer_requests import next_clock_time, parse_duration, spoken_duration
 
 # name (without apostrophes) → its date in a year; dateparser knows none of them
 _FIXED = {
@@ -59,7 +59,7 @@ _NAMES_A_DAY = re.compile(
 )
 _WHEN = r"(?P<when>.+?)"
 _UNTIL = re.compile(
-    # "how" may be lost, as the recognizer may lose the first word of an utterance (timers.py)
+    # "how" may be lost, as the recognizer may lose the first word of an utterance (timer_requests.py)
     rf"{LEAD_IN}(?:how )?many (?P<unit>days|sleeps|weeks) (?:are )?(?:there )?(?:are )?(?:left )?(?:is it )?"
     rf"(?P<how>until|till|til|to|before|since|after) {_WHEN}(?: please)?"
 )

@@ -12,7 +12,7 @@ the shopping list's, unless a number or another kind of thing is in it (_NOT_SHO
 the words as heard, one for each part between "and"s (and commas, when typed): "salt and pepper" is
 two, as a bought-by-the-item list wants. "Add it to the list" asks what to add, and the items alone
 are the answer (`parse`'s `adding_to`, `Pipeline.listing`).
-Matched on `asr.text.normalize()`d text, as `timers.py` is.
+Matched on `asr.text.normalize()`d text, as `timer_requests.py` is.
 
     request = lists.parse("add milk to my shopping list")   # ListRequest("add", "shopping", ("milk",))
     lists.answer(request, memory)                            # "Added milk to your shopping list."

@@ -69,7 +69,8 @@ from assistant.metrics import LatencyLog, turn_record
 from assistant.prompt import build_messages, fit_question, window
 from assistant.stage import Stage
 from assistant.stopwatch import Stopwatch
-from assistant.timers import Timers, parse_request
+from assistant.timer_requests import parse_request
+from assistant.timers import Timers
 from assistant.tts import ClauseSplitter, PiperTts
 
 log = logging.getLogger(__name__)

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 from assistant import phrases
 from assistant.asr.text import normalize
-from assistant.timers import awake_or_asleep_s, spoken_duration
+from assistant.timer_requests import spoken_duration
+from assistant.timers import awake_or_asleep_s
 
 _WATCH = r"(?:the |a |my )?stop ?watch"
 _PATTERNS = {

@@ -31,7 +31,7 @@ _UNIT = r"[a-z][a-z ]*?"
 _CONVERT = re.compile(
     rf"{LEAD_IN}(?:"
     rf"(?:convert|change|turn) (?P<n1>{_NUMBER}) (?P<from1>{_UNIT}) (?:to|into|in) (?P<to1>{_UNIT})"
-    # "how" may be lost, as the recognizer may lose the first word of an utterance (timers.py)
+    # "how" may be lost, as the recognizer may lose the first word of an utterance (timer_requests.py)
     rf"|(?:how )?many (?P<to2>{_UNIT}) (?:are |is )?(?:there )?(?:in|to) (?P<n2>{_NUMBER}) (?P<from2>{_UNIT})"
     rf"|(?:how )?many (?P<to3>{_UNIT}) (?:is|are|make) (?P<n3>{_NUMBER}) (?P<from3>{_UNIT})"
     rf"|(?:what is |what's |how much is |how tall is |how heavy is )?(?P<n4>{_NUMBER}) (?P<from4>{_UNIT})"

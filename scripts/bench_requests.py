@@ -13,7 +13,7 @@ at the same moment. Per kind of request:
   time, the worst case);
 - to the LLM: no answerer took it (the user hears the LLM instead, as for any other question).
 
-Timers, alarms and reminders are compared by `timers.parse_request` (what would be set, and when),
+Timers, alarms and reminders are compared by `timer_requests.parse_request` (what would be set, and when),
 lists by `lists.parse` (what would be added, removed or read) and the name by `about_you.parse`, so
 that nothing is set or kept.
 Replay ("say that again") and the voice ("speak slower") answer from the conversation and the
@@ -54,7 +54,7 @@ from assistant import (  # noqa: E402
 from assistant.asr.recognizer import StreamingRecognizer  # noqa: E402
 from assistant.config import AsrConfig  # noqa: E402
 from assistant.lists import ListRequest  # noqa: E402
-from assistant.timers import Request, parse_request  # noqa: E402
+from assistant.timer_requests import Request, parse_request  # noqa: E402
 
 # (kind, request as said); the words as the recognizer spells them, so that the TTS says them so
 REQUESTS = [
