@@ -3,8 +3,9 @@
 Asked for the weather, the embedded model answered "The weather today is mostly sunny with a light
 breeze"; asked to remind, "I'll be calling you at 6 pm tomorrow" (reminders are `timers.py`'s now);
 to turn off the lights, "I'm going to turn off the lights"; asked how far Paris is from London,
-"approximately 2,140 kilometers"; to translate, words that were not German. Told in its system
-prompt what it cannot do, it went on all the same (README, "Answers without the LLM"). The assistant
+"approximately 2,140 kilometers" (`places.py` answers that now, before these); to translate, words
+that were not German. Told in its system prompt what it cannot do, it went on all the same (README,
+"Answers without the LLM"). The assistant
 never uses the internet and drives no device, so such a request gets an honest answer here, without
 the LLM. Matched on `asr.text.normalize()`d text from its start ("what's the weather like in Paris"
 is one; "I like rainy weather" is not).
@@ -90,7 +91,7 @@ _CANNOT = (  # (what is asked, from the start of the request; the answer)
         r"|(?:give me |get me |show me )?directions (?:to|from|home)"
         r"|(?:where's|where is|find) (?:the |a )?(?:nearest|closest)|find (?:a |an |me a |me an |some )?\w+"
         r"(?: \w+)? (?:near|nearby|around) (?:me|here)|(?:what's|what is|how's|how is) the traffic)",
-        f"I can't look up maps, places or traffic: {OFFLINE}",
+        f"I can't look up maps, directions or traffic: {OFFLINE}",
     ),
     (  # "translate good morning into german": "Ich habe lokale Frau in der Weib, ..."
         rf"translate |how (?:do|would) (?:you|i) say .+ in {_LANGUAGES}$|(?:what's|what is|say) .+ in"

@@ -1,8 +1,9 @@
 """What the answers given without the LLM share: the words that may open a request, and matching a
-request whole against patterns (`clock.py`, `dates.py`, `sky.py`, `timers.py`, `lists.py`,
-`about_you.py`, `replay.py`, `voice.py`, `arithmetic.py`, `units.py`, `spelling.py`, `chance.py`,
-`courtesy.py`, `forget.py`, `limits.py`; README, "Answers without the LLM"). Requests are matched on
-`asr.text.normalize()`d text, the recognizer's own spelling, so typed and spoken requests alike.
+request whole against patterns (`clock.py`, `dates.py`, `sky.py`, `timer_requests.py`, `lists.py`,
+`about_you.py`, `replay.py`, `voice.py`, `arithmetic.py`, `units.py`, `spelling.py`, `dictionary.py`,
+`places.py`, `chance.py`, `courtesy.py`, `forget.py`, `limits.py`; README, "Answers without the
+LLM"). Requests are matched on `asr.text.normalize()`d text, the recognizer's own spelling, so typed
+and spoken requests alike.
 """
 
 from __future__ import annotations

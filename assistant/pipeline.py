@@ -41,6 +41,7 @@ from assistant import (
     forget,
     limits,
     lists,
+    places,
     replay,
     sky,
     spelling,
@@ -144,6 +145,7 @@ class AnswerStage(Stage):
             ("units", lambda: units.answer(text)),
             ("spelling", lambda: spelling.answer(text)),
             ("dictionary", lambda: dictionary.answer(text)),
+            ("places", lambda: places.answer(text)),
             ("chance", lambda: chance.answer(text)),
             (
                 "courtesy",
@@ -185,11 +187,12 @@ class AnswerStage(Stage):
     async def _answer_here(self, frame: UserText, text: str) -> None:
         """A request that one of `process`'s answerers serves (`clock.py`, `dates.py`, `sky.py`,
         `timers.py`, `stopwatch.py`, `lists.py`, `about_you.py`, `replay.py`, `voice.py`,
-        `arithmetic.py`, `units.py`, `spelling.py`, `dictionary.py`, `chance.py`, `courtesy.py`,
-        `limits.py`; README, "Answers without the LLM"): answered at once, without the LLM, which made
-        up the time and the sunset, pretended to set timers, to know the weather and to speak slower,
-        repeated half an answer, got sums and conversions wrong, could not spell nor flip a coin, made
-        up what words mean, took the user's name for its own, and answered "never mind". The turn has
+        `arithmetic.py`, `units.py`, `spelling.py`, `dictionary.py`, `places.py`, `chance.py`,
+        `courtesy.py`, `limits.py`; README, "Answers without the LLM"): answered at once, without the
+        LLM, which made up the time and the sunset, pretended to set timers, to know the weather and to
+        speak slower, repeated half an answer, got sums and conversions wrong, could not spell nor flip
+        a coin, made up what words mean and capitals, took the user's name for its own, and answered
+        "never mind". The turn has
         no LLM marks: none of its time was the LLM's."""
         turn = frame.turn
         if frame.history is None:  # else `Pipeline.confirm` remembers the question
@@ -517,6 +520,7 @@ class Pipeline:
             asyncio.to_thread(self.llm.build),
             asyncio.to_thread(units.registry),  # 0.3 s: not at the first "how many feet in a mile"
             asyncio.to_thread(dates.load),  # 0.25 s: not at the first "what's the date tomorrow"
+            asyncio.to_thread(places.atlas),  # 1.4 s: not at the first "what's the capital of peru"
         ]
         if self.tts is not None:
             builds.append(asyncio.to_thread(self.tts.build))

@@ -46,6 +46,15 @@ the word's first meanings (its synonyms, "similar to" and "see also" words), bes
 LLM (an opposite WordNet lacks).
 
     python scripts/bench_answers.py --words --samples 3
+
+`--places` asks why `assistant/places.py` answers capitals, populations and distances from GeoNames:
+for the 40 countries with the most people, "What's the capital of Japan?" and "What's the population
+of Japan?", and for 12 pairs of cities, "How far is Paris from London?"; per request, how many of the
+LLM's answers name the capital GeoNames names (or another of its names for it: "Kiev"), or hold a
+number within 25% of its count or 15% of the great circle (kilometers or miles), beside how many
+places.py answered.
+
+    python scripts/bench_answers.py --places --samples 2
 """
 
 from __future__ import annotations
@@ -66,7 +75,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from num2words import num2words  # noqa: E402
 
-from assistant import arithmetic, clock, dictionary, units  # noqa: E402
+from assistant import arithmetic, clock, dictionary, places, units  # noqa: E402
+from assistant.asr.text import normalize  # noqa: E402
 from assistant.config import LlmConfig, MemoryConfig  # noqa: E402
 from assistant.llm import LocalLlm  # noqa: E402
 from assistant.memory import Memory  # noqa: E402
@@ -154,6 +164,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--clock", action="store_true", help="the LLM told the time, asked for it")
     parser.add_argument("--sums", action="store_true", help="the LLM asked sums and conversions")
     parser.add_argument("--words", action="store_true", help="the LLM asked opposites and synonyms")
+    parser.add_argument(
+        "--places", action="store_true", help="the LLM asked capitals, populations, distances"
+    )
     return parser.parse_args()
 
 
@@ -416,8 +429,82 @@ def main_words(args: argparse.Namespace) -> None:
         print(f"| the {kind} | {c['named']} of {asked} | {c['ours']} | {c['none']} | {c['llm']} |")
 
 
+CITY_PAIRS = [("Paris", "London"), ("New York City", "Los Angeles"), ("Tokyo", "Sydney"),
+              ("Boston", "Chicago"), ("Berlin", "Rome"), ("Madrid", "Moscow"), ("Cairo", "Nairobi"),
+              ("Toronto", "Vancouver"), ("Mumbai", "Delhi"), ("Beijing", "Shanghai"), ("Lima", "Santiago"),
+              ("Seattle", "Miami")]  # fmt: skip
+_AMOUNT = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*(billion|million|thousand)?\s*(km|kilomet|mi\b|miles)?")
+_SCALE = {"billion": 1e9, "million": 1e6, "thousand": 1e3, None: 1}
+
+
+def amounts(answer: str) -> list[tuple[float, str | None]]:
+    """The numbers an answer says, scaled ("1.4 billion": 1.4e9), each with its unit if one follows
+    ("km", "kilomet", "miles")."""
+    found = []
+    for m in _AMOUNT.finditer(answer.lower()):
+        try:
+            found.append((float(m[1].replace(",", "")) * _SCALE[m[2]], m[3]))
+        except ValueError:  # "1,2,3"
+            continue
+    return found
+
+
+def main_places(args: argparse.Namespace) -> None:
+    started = time.strftime("%Y-%m-%d %H:%M")
+    cfg = LlmConfig()
+    llm = LocalLlm(cfg).build()
+    atlas = places.atlas()
+    countries = sorted({c.iso: c for c in atlas.countries.values()}.values(), key=lambda c: -c.population)[
+        :40
+    ]
+    asked: list[tuple[str, str, object, object]] = []  # (kind, question, what is right, GeoNames' figure)
+    for country in countries:
+        name = country.said  # "the United States"
+        capital = atlas.capital_city(country)  # its other names count too: "Kiev" for Kyiv
+        spellings = {normalize(country.capital)} | {
+            n for n, found in atlas.also_called.items() if capital in found
+        }
+        asked.append(("capital", f"What's the capital of {name}?", spellings, country.capital))
+        asked.append(
+            ("population", f"What's the population of {name}?", country.population, country.population)
+        )
+    for a, b in CITY_PAIRS:
+        one, other = atlas.cities[normalize(a)][0], atlas.cities[normalize(b)][0]
+        km = places.great_circle_km((one.latitude, one.longitude), (other.latitude, other.longitude))
+        asked.append(("distance", f"How far is {a} from {b}?", km, round(km)))
+    counts = {kind: Counter() for kind in ("capital", "population", "distance")}
+    for kind, question, right, geonames in asked:
+        counts[kind]["ours"] += places.answer(question) is not None
+        for _ in range(args.samples):
+            said = "".join(llm.stream(build_messages(cfg.system_prompt, [], question)))
+            if kind == "capital":
+                held = any(f" {spelling} " in f" {normalize(said)} " for spelling in right)
+            elif kind == "population":
+                held = any(abs(n - right) <= 0.25 * right for n, _ in amounts(said))
+            else:
+                held = any(
+                    abs(n * (1.609344 if unit in ("mi", "miles") else 1) - right) <= 0.15 * right
+                    for n, unit in amounts(said)
+                    if unit
+                )
+            counts[kind]["held"] += held
+            counts[kind]["asked"] += 1
+            if args.show and not held:
+                print(f"  {question} → {' '.join(said.split())} (GeoNames: {geonames})")
+    llm.close()
+    print(f"\n{started}; {len(countries)} countries, {len(CITY_PAIRS)} pairs of cities × {args.samples}"
+          f" answers; temperature {cfg.temperature}\n")  # fmt: skip
+    print("| request | LLM right | places.py answered |")
+    print("|---|---:|---:|")
+    for kind, c in counts.items():
+        print(f"| the {kind} | {c['held']} of {c['asked']} | {c['ours']} of {c['asked'] // args.samples} |")
+
+
 def main() -> None:
     args = parse_args()
+    if args.places:
+        main_places(args)
+        return
     if args.words:
         main_words(args)
         return

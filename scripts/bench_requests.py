@@ -47,6 +47,7 @@ from assistant import (  # noqa: E402
     dictionary,
     limits,
     lists,
+    places,
     sky,
     spelling,
     units,
@@ -129,10 +130,12 @@ REQUESTS = [
     ("dictionary", "what's the opposite of generous"),
     ("dictionary", "what does nasa stand for"),
     ("dictionary", "who was isaac newton"),
+    ("places", "what's the capital of australia"),
+    ("places", "how far is paris from london"),
+    ("places", "how many people live in japan"),
     ("limits", "what's the weather like today"),
     ("limits", "turn on the kitchen lights"),
     ("limits", "what can you do"),
-    ("limits", "how far is paris from london"),
     ("limits", "what's the temperature outside"),
 ]
 
@@ -151,6 +154,7 @@ def answerers(now: datetime) -> list[tuple[str, Callable[[str], object]]]:
         ("units", units.answer),
         ("spelling", spelling.answer),
         ("dictionary", dictionary.answer),
+        ("places", places.answer),
         ("courtesy", courtesy.answer),
         ("limits", limits.answer),
     ]

@@ -50,7 +50,7 @@ WER_TOLERANCE = 0.5
 SPEECH_RMS = 0.01  # an answer louder than this (-40 dBFS) was heard; the null sink is exactly 0 else
 # Questions the LLM answers (not a sum, a conversion or the clock, answered without it since
 # 2026-12-06: "how many days are in a week" was one), so that every stage is in their turns.
-QUESTIONS = ["What is the capital of France?", "What do bees make?", "What color is the sky?"]
+QUESTIONS = ["What is the largest ocean?", "What do bees make?", "What color is the sky?"]
 
 
 # --- unit: the Listener with a fake recognizer -------------------------------------------------------

