@@ -7,7 +7,8 @@ in the prompt, the embedded 135M model still copied them wrong in about half of 
 about the time, the day, the date, the month or the year is answered here, at once, with the local
 clock; "what time is it in Tokyo" from the tz database (`zoneinfo`: a zone named by its city, a
 country of the database's own tables, or one of `PLACES`, the US states among them; a country of
-several zones by its main one, `MAIN_ZONES`; a place it does not know goes to the LLM), and the
+several zones by its main one, `MAIN_ZONES`; else a city GeoNames knows, by its zone: "in Kyoto";
+a place it does not know goes to the LLM), and the
 time difference between two places, or a place and this computer ("Tokyo is 9 hours ahead of
 London.", `_difference`: the LLM said "approximately 2 hours, 30 minutes"); anything
 more ("what's the date of the
@@ -27,7 +28,7 @@ import re
 import zoneinfo
 from datetime import datetime
 
-from assistant import phrases
+from assistant import phrases, places
 from assistant.asr.text import normalize
 from assistant.phrases import LEAD_IN
 
@@ -241,11 +242,21 @@ def _place(spoken: str, here: datetime) -> tuple[zoneinfo.ZoneInfo, str, str] | 
         if len(offsets) == 1:  # "germany": Berlin and Busingen keep the same time
             zone = zones[0]
         elif (zone := MAIN_ZONES.get(place)) is None:
-            return None
+            return _city(place)
         else:
             more = f"; {the}{_said(said)} has {len(offsets)} time zones"
             said, the = zone.rsplit("/", 1)[1].replace("_", " ").lower(), ""  # "in Sydney"
     return zoneinfo.ZoneInfo(zone), f"{the}{_said(said)}", more
+
+
+def _city(place: str) -> tuple[zoneinfo.ZoneInfo, str, str] | None:
+    """A city the tz database does not name, by its GeoNames zone ("kyoto": Asia/Tokyo, "Kyoto"; "paris
+    texas": America/Chicago, "Paris"); None for a place GeoNames does not know either."""
+    found = places.atlas().cities_called(place)
+    if not found or found[0].zone not in zoneinfo.available_timezones():
+        return None
+    city = found[0]  # the name as written ("São Paulo"), else as said ("Paris Texas", "Bombay")
+    return zoneinfo.ZoneInfo(city.zone), city.name if normalize(city.name) == place else _said(place), ""
 
 
 def _said(place: str) -> str:

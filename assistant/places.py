@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+import sys
 from dataclasses import dataclass
 
 from assistant import phrases
@@ -101,6 +102,7 @@ class City:
     country: str  # ISO code ("FR")
     population: int
     region: str  # GeoNames' first-level division: a US state's two letters ("TX"), else a code
+    zone: str  # its time zone ("Asia/Tokyo"): `clock.py` tells the time there
 
 
 @dataclass(frozen=True)
@@ -189,8 +191,9 @@ def atlas() -> Atlas:
     also_called: dict[str, list[City]] = {}
     for c in cache.get_cities().values():
         city = City(
-            c["name"], c["latitude"], c["longitude"], c["countrycode"], c["population"], c["admin1code"]
-        )
+            c["name"], c["latitude"], c["longitude"], c["countrycode"], c["population"], c["admin1code"],
+            sys.intern(c["timezone"]),
+        )  # fmt: skip
         cities.setdefault(normalize(c["name"]), []).append(city)
         if city.population < OTHER_NAMES_FROM:
             continue

@@ -3,13 +3,15 @@
 Asked when the sun sets, the embedded LLM said "The sun sets at 12:30pm today, but it will continue
 to set for another 9 hours later tomorrow night."; asked the moon's phase, on a waning crescent,
 "The moon is currently in the gibbous phase, which means it's about to be full." (`assistant chat
---mute`, 2026-12-07). The assistant knows no place but this computer's time zone (`local_zone`), so
-the sun's times are those of the zone's own city, from the tz database's zone.tab ("Europe/Paris":
-Paris), and the answer names it: "In Paris, the sun sets at 4:53 PM today." A computer whose zone
-has no city (UTC) is told so. The moon's phase is the same everywhere. Matched whole on
-`asr.text.normalize()`d text, as `clock.py` does.
+--mute`, 2026-12-07). The assistant does not know where the computer is, only its time zone
+(`local_zone`), so the sun's times are those of the zone's own city, from the tz database's zone.tab
+("Europe/Paris": Paris), and the answer names it: "In Paris, the sun sets at 4:53 PM today." A
+computer whose zone has no city (UTC) is told so. A place named ("... in tokyo") is GeoNames' city
+(`places.py`), its times said in its own time. The moon's phase is the same everywhere. Matched
+whole on `asr.text.normalize()`d text, as `clock.py` does.
 
     sky.answer("when does the sun set")        # "In Paris, the sun sets at 4:53 PM today."
+    sky.answer("when does the sun set in tokyo")  # "In Tokyo, the sun set at 4:27 PM local time today."
     sky.answer("what's the moon phase tonight") # "The moon is a waning crescent tonight: ..."
 """
 
@@ -20,8 +22,9 @@ import os
 import re
 from datetime import date, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
-from assistant import phrases
+from assistant import phrases, places
 from assistant.asr.text import normalize
 from assistant.clock import date_of, time_of_day, zone_table
 
@@ -36,10 +39,11 @@ _SUNRISE = (
     r"|(?:when|what time) is (?:the )?sunrise|(?:what time is )?sunrise"
     r"|(?:when|what time) (?:does|will) it get light"
 )
+_IN = r"(?: in (?P<place>[a-z][a-z' ]*?))?"  # "when does the sun set in tokyo": a place GeoNames knows
 _PATTERNS = phrases.requests(
     {
-        "sunset": rf"(?:{_SUNSET}){_DAY}",
-        "sunrise": rf"(?:{_SUNRISE}){_DAY}",
+        "sunset": rf"(?:{_SUNSET}){_IN}{_DAY}",
+        "sunrise": rf"(?:{_SUNRISE}){_IN}{_DAY}",
         # "phase" is heard "face" (12 of 12 held-out voices, scripts/bench_requests.py): no one asks
         # for the moon's face
         "moon": r"(?:what's|what is) the (?:moon(?:'s)? (?:phase|face)|phase of the moon)"
@@ -75,6 +79,8 @@ def answer(text: str, now: datetime | None = None) -> str | None:
     if kind == "full moon":
         day = _next_full_moon(now.date())
         return f"The next full moon is {'tonight' if day == now.date() else 'on ' + date_of(day)}."
+    if m["place"]:
+        return _sun_in(kind, m["day"] or "", now, m["place"])
     return _sun(kind, m["day"] or "", now)
 
 
@@ -98,6 +104,29 @@ def _sun(kind: str, day_said: str, now: datetime) -> str:
         return f"In {city}, the sun does not {verb} {when}."
     said = did if at.replace(tzinfo=None) < now else f"{verb}s"  # "the sun set at 4:53 PM today"
     return f"In {city}, the sun {said} at {time_of_day(at)} {when}."
+
+
+def _sun_in(kind: str, day_said: str, now: datetime, words: str) -> str | None:
+    """ "In Tokyo, the sun sets at 4:28 PM local time today." at a city GeoNames knows (or a
+    country's capital), in its own time and on its own day; None for a place it does not know."""
+    from astral import Observer
+    from astral.sun import sunrise, sunset
+
+    city, country = places.atlas().place(words)
+    if city is None:
+        return None
+    zone = ZoneInfo(city.zone)
+    there = now.astimezone(zone)  # a naive `now` is this computer's time
+    day = there.date() + timedelta(days=day_said.startswith("tomorrow"))
+    when = "tomorrow" if day != there.date() else "today"
+    name = city.name if country is None else f"{city.name}, the capital of {country.said}"
+    event, verb, did = (sunset, "set", "set") if kind == "sunset" else (sunrise, "rise", "rose")
+    try:
+        at = event(Observer(city.latitude, city.longitude), day, tzinfo=zone)
+    except ValueError:  # the polar day or night
+        return f"In {name}, the sun does not {verb} {when}."
+    said = did if at < there else f"{verb}s"
+    return f"In {name}, the sun {said} at {time_of_day(at)} local time {when}."
 
 
 def _moon(day: date) -> str:

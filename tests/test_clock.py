@@ -98,9 +98,16 @@ def test_the_local_clock_by_default():
         ("what time is it in the uae", "It's 12:56 AM on Tuesday in the UAE."),
         ("what's the date in tokyo", "It's Tuesday, December 8, 2026 in Tokyo."),
         ("what day is it in london", "It's Monday, December 7, 2026 in London."),
+        # a city the tz database does not name, by its zone in GeoNames (places.py)
+        ("what time is it in kyoto", "It's 5:56 AM on Tuesday in Kyoto."),
+        ("what time is it in timbuktu", "It's 8:56 PM in Timbuktu."),
+        ("what time is it in paris texas", "It's 2:56 PM in Paris Texas."),  # not France's
+        ("what time is it in bombay", "It's 2:26 AM on Tuesday in Bombay."),  # another of Mumbai's names
         # the LLM's
         ("what time is it in the morning", None),
         ("what time is it in narnia", None),
+        ("what time is it in bed", None),
+        ("what time is it in my house", None),
     ],
 )
 def test_the_time_elsewhere_from_the_time_zone_database(said, answer):
@@ -131,6 +138,7 @@ def test_the_time_elsewhere_from_the_time_zone_database(said, answer):
         ("time difference between chicago and here", "Chicago is 1 hour ahead of you."),
         ("what time is it in utc", "It's 8:56 PM in UTC."),
         # the LLM's
+        ("what's the time difference between kyoto and lyon", "Lyon is 8 hours behind Kyoto."),  # GeoNames'
         ("what's the time difference between narnia and tokyo", None),
         ("what's the time difference between here and here", None),
     ],

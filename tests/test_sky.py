@@ -1,4 +1,4 @@
-"""Sunrise, sunset and the moon's phase, from astral at this computer's time zone's city."""
+"""Sunrise, sunset and the moon's phase, from astral at this computer's time zone's city, or a place named."""
 
 import time
 from datetime import datetime
@@ -54,6 +54,32 @@ def test_a_zone_of_no_city_is_told_so_and_the_polar_night_said(zone):
     assert sky.answer("when does the sun rise", NOON) == "In New York, the sun rose at 7:06 AM today."
     zone("Arctic/Longyearbyen")
     assert sky.answer("when does the sun rise", NOON) == "In Longyearbyen, the sun does not rise today."
+
+
+@pytest.mark.parametrize(
+    ("asked", "says"),
+    [
+        # asked at noon in Paris on December 7, 2026: 8 PM in Tokyo, 10 PM in Sydney, 6 AM in New York
+        ("when does the sun set in tokyo", "In Tokyo, the sun set at 4:27 PM local time today."),
+        ("when is sunset in sydney", "In Sydney, the sun set at 7:55 PM local time today."),
+        (
+            "what time is sunrise in new york tomorrow",
+            "In New York City, the sun rises at 7:07 AM local time tomorrow.",
+        ),
+        ("when does the sun rise in reykjavik", "In Reykjavík, the sun rises at 11:01 AM local time today."),
+        (
+            "when does the sun set in france",  # a country: its capital
+            "In Paris, the capital of France, the sun sets at 4:53 PM local time today.",
+        ),
+        ("when does the sun rise in murmansk", "In Murmansk, the sun does not rise today."),  # polar night
+        # no place GeoNames knows: the LLM's
+        ("when does the sun set in narnia", None),
+        ("when does the sun set in the evening", None),
+    ],
+)
+def test_the_sun_at_a_place_named(zone, asked, says):
+    zone("Europe/Paris")
+    assert sky.answer(asked, NOON) == says
 
 
 @pytest.mark.parametrize(
