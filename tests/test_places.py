@@ -2,6 +2,7 @@
 where a place is, the largest city; and what is left to the rest."""
 
 import math
+import time
 
 import pytest
 
@@ -63,6 +64,38 @@ def test_how_far_apart_two_places_are(said, answer):
 
 
 @pytest.mark.parametrize(
+    ("zone", "said", "answer"),
+    [
+        (
+            "Europe/Paris",
+            "How far is Tokyo?",
+            "From Paris, your time zone's city, to Tokyo is about 9,700 kilometers (6,000 miles), as the crow"
+            " flies.",
+        ),
+        (
+            "America/Chicago",
+            "how far is it to new york",
+            "From Chicago, your time zone's city, to New York City is about 1,100 kilometers (710 miles), as"
+            " the crow flies.",
+        ),
+        ("Europe/Paris", "how far is paris from here",
+         "Paris is your time zone's city: I don't know how far you are from it."),
+        ("Etc/UTC", "how far is tokyo",
+         "I don't know where you are: your computer's time zone (Etc/UTC) has no city to go by."),
+    ],
+)  # fmt: skip
+def test_how_far_a_place_is_from_the_time_zones_city(monkeypatch, zone, said, answer):
+    """The assistant knows where the computer is only by its time zone, as `sky.py` does, and says so."""
+    monkeypatch.setenv("TZ", zone)
+    time.tzset()
+    try:
+        assert places.answer(said) == answer
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+@pytest.mark.parametrize(
     ("said", "answer"),
     [
         ("What's the population of Japan?", "About 130 million people live in Japan, by the count I have."),
@@ -121,11 +154,13 @@ def test_the_largest_city(said, answer):
     "said",
     [
         "where is my phone",  # no place: the LLM's
+        "where is it",  # not Italy: ISO codes are not names
+        "what's the capital of in",
         "where is the bathroom",
         "where is home",
         "where is dad",  # "Dad" is one of Da Nang's other names: too short to be taken for it
         "how far is the moon from earth",  # limits.py's, or the LLM's
-        "how far is paris from here",
+        "how far is the airport from here",  # limits.py's
         "what's the capital of texas",  # a state: the LLM's
         "how many people live in my house",
         "what is the capital of the world",
@@ -156,7 +191,7 @@ def test_numbers_are_said_to_two_digits(n, said):
 
 def test_the_atlas_keeps_few_fields_and_every_country():
     atlas = places.atlas()
-    assert len({c.iso for c in atlas.countries.values()}) == 252
+    assert len(atlas.by_iso) == 252 and set(atlas.countries.values()) == set(atlas.by_iso.values())
     assert sum(len(found) for found in atlas.cities.values()) == 34_006
     assert atlas.country("the united states") is atlas.country("usa") is atlas.country("us")
     assert all(c.capital == c.capital.strip() for c in atlas.countries.values())
