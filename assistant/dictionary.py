@@ -1,5 +1,5 @@
 """What words mean, from WordNet: "what does ephemeral mean", "another word for happy", "the
-opposite of generous", "what does NASA stand for", "who was Isaac Newton".
+opposite of generous", "what does NASA stand for", "who was Isaac Newton", "what is a platypus".
 
 Asked what "cogent" means, the embedded LLM said it came from Latin words "which means 'belonging to
 the kingdom of God'"; "ephemeral", "a metaphorical concept ... often used in contexts related to
@@ -25,10 +25,17 @@ their dates: "Isaac Newton (1642 to 1727) was an English mathematician and physi
 several share the name said ("who was Gandhi"), their whole names are said to ask by; where it knows
 nobody so called (it is from 2006: "who is Obama"), the LLM answers.
 
+What a thing is ("what is a platypus", "what are black holes", "what is the Eiffel Tower") is its
+noun's first meaning: "A platypus is small densely furred aquatic monotreme of Australia ...". Said
+without "a" ("what is photosynthesis") only a noun of one meaning is answered: "what is love" and
+"what is time" have several, and the LLM's answer is the better; after "the" only a proper name
+("what is the weather" is `limits.py`'s). A thing WordNet does not know goes to the LLM.
+
     dictionary.answer("what does ephemeral mean")  # 'Ephemeral means lasting a very short time, as in ...'
     dictionary.answer("another word for big")      # "Another word for big is large; or vast, or enormous."
     dictionary.answer("the opposite of generous")  # "The opposite of generous is stingy."
     dictionary.answer("who was napoleon")          # "Napoleon I (1769 to 1821) was a French general ..."
+    dictionary.answer("what is an atom")           # "An atom is the smallest component of an element ..."
 """
 
 from __future__ import annotations
@@ -76,6 +83,12 @@ _PATTERNS = {
     "opposite": rf"(?:(?:what's|what is|tell me|give me|say)? ?(?:the|an|a) )?(?:opposite|antonym) (?:of|for)"
     rf" {_THE_WORD}{_WORD}",
     "who": rf"(?:who (?:was|is|were)|who's) {_WORD}",
+    # "what is a platypus", "what's an atom", "what are black holes": a thing's first meaning;
+    # without "a" ("what is photosynthesis") only a noun of one meaning: "what is love" is the LLM's
+    "thing": rf"(?:what's|what is|whats) (?P<article>a|an) {_WORD}",
+    "things": rf"(?:what are|what're) {_WORD}",
+    "named": rf"(?:what's|what is|whats) the {_WORD}",  # a proper name only: "the Eiffel Tower"
+    "bare": rf"(?:what's|what is|whats) (?!\w+ing$){_WORD}",  # not "what is happening"
 }
 _REQUESTS = phrases.requests(_PATTERNS, tail=r"(?: please)?")
 
@@ -92,6 +105,8 @@ def answer(text: str, root: Path | None = None) -> str | None:
     if said.split()[0] in _NOT_A_WORD:
         return None  # "what does that mean": about the conversation, the LLM's
     wordnet = WordNet.at(root or wordnet_dir())
+    if kind in ("thing", "things", "named", "bare"):  # none known: the LLM's ("what is a good name")
+        return _thing(wordnet, said, kind, m["article"] if kind == "thing" else None) if wordnet else None
     if kind == "who":  # the LLM's where WordNet has no such person ("who is alex"), or no WordNet
         return _person(wordnet, said) if wordnet is not None else None
     if wordnet is None:
@@ -288,6 +303,42 @@ def _meaning(sense: Sense) -> str:
     else:
         said = f"{word[0].upper()}{word[1:]} means {definition}"
     return f'{said}, as in "{example}".' if example else f"{said}."
+
+
+def _thing(wordnet: WordNet, said: str, kind: str, article: str | None) -> str | None:
+    """ "A platypus is small densely furred aquatic monotreme of Australia ...": a noun's first meaning,
+    for "what is a ..." (said with its article), "what are ..." (the singular, "a" or "an" by its
+    first letter), "what is the ..." of a proper name, or "what is ..." of a noun of one meaning
+    ("what is photosynthesis"; "what is love" is the LLM's); None for any other."""
+    entries = wordnet.entries(said, pos="n")
+    if not entries or (kind == "bare" and len(entries[0].senses) > 1):
+        return None
+    sense = entries[0].senses[0]
+    name = _cased(sense)
+    proper = name[0].isupper()
+    if kind == "named" and not proper:
+        return None  # "what is the weather": limits.py's, "what is the moon": the LLM's
+    verb = "is"
+    if kind == "named" or (proper and kind == "thing"):
+        name = f"the {name}"
+    elif kind == "things" and _spoken(sense.word) == said:  # "glasses", "hours": WordNet's own plural
+        verb = "are"
+    elif kind in ("thing", "things"):  # "a platypus", "an atom"; "black holes" as "a black hole"
+        name = f"{article or _a_or_an(name)} {name}"
+    return f"{name[0].upper()}{name[1:]} {verb} {_definition(sense.synset)}."
+
+
+def _a_or_an(word: str) -> str:
+    """ "a" or "an", by the letter and the usual sound of a few beginnings ("a unicorn", "an hour")."""
+    if re.match(r"(?:uni|use|usu|uti|eu|one\b)", word, re.IGNORECASE):
+        return "a"
+    return "an" if re.match(r"(?:[aeiou]|hour|honest|honou?r|heir)", word, re.IGNORECASE) else "a"
+
+
+def _cased(sense: Sense) -> str:
+    """The word as its meaning's own lemma writes it ("DNA", "Eiffel Tower"), spaces for "_"."""
+    lemma = next((w for w in sense.synset.lemmas() if w.lower() == sense.word.lower()), sense.word)
+    return _spoken(lemma)
 
 
 def _definition(synset: Synset) -> str:

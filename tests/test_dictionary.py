@@ -104,6 +104,58 @@ def test_an_abbreviation_is_expanded(asked, says):
     assert dictionary.answer(asked) == says
 
 
+@pytest.mark.parametrize(
+    ("asked", "says"),
+    [
+        (
+            "What is an atom?",
+            "An atom is the smallest component of an element having the chemical properties of the "
+            "element.",
+        ),
+        (
+            "whats a unicorn",
+            "A unicorn is an imaginary creature represented as a white horse with a long horn growing "
+            "from its forehead.",
+        ),
+        (
+            "what are black holes",
+            "A black hole is a region of space resulting from the collapse of a star; extremely high "
+            "gravitational field.",
+        ),
+        ("what are hours", "Hours are a period of time assigned for work."),  # WordNet's own plural
+        ("what is a timer", "A timer is a timepiece that measures a time interval and signals its end."),
+        (
+            "what is the eiffel tower",
+            "The Eiffel Tower is a wrought iron tower 300 meters high that was constructed in Paris in "
+            "1889; for many years it was the tallest man-made structure.",
+        ),
+        (  # one meaning
+            "what is photosynthesis",
+            "Photosynthesis is synthesis of compounds with the aid of radiant energy (especially in "
+            "plants).",
+        ),
+        (
+            "what is dna",
+            "DNA is a long linear polymer found in the nucleus of a cell and formed from nucleotides "
+            "and shaped like a double helix; associated with the transmission of genetic information.",
+        ),
+        # the LLM's: a noun of several meanings said bare, a common noun after "the", no noun at all
+        ("what is love", None),
+        ("what is time", None),
+        ("what is the weather", None),  # limits.py's
+        ("what is happening", None),
+        ("what is a good name for a dog", None),
+        ("what is your name", None),
+        ("what is it", None),
+        ("what are you", None),
+        ("what is the capital of france", None),  # places.py's
+    ],
+)  # fmt: skip
+def test_what_a_thing_is(asked, says):
+    """Asked what a platypus is, the LLM said ..."""
+    assert dictionary.answer(asked) == says
+
+
 def test_other_requests_are_not_taken():
     for asked in ("what does two plus two equal", "how do you spell necessary", "what time is it", "hello"):
         assert dictionary.answer(asked) is None, asked

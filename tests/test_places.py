@@ -151,6 +151,29 @@ def test_the_largest_city(said, answer):
 
 
 @pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        ("What currency does Japan use?", "The currency of Japan is the yen."),
+        ("what's the currency of the uk", "The currency of the United Kingdom is the pound."),
+        ("what money do they use in mexico", "The currency of Mexico is the peso."),
+        ("what is the country code for france", "The calling code for France is plus 33."),
+        ("what's the calling code for jamaica", "The calling code for Jamaica is plus 1 876."),
+        ("how do i call the dominican republic",
+         "The calling code for the Dominican Republic is plus 1 809 or 1 829."),
+        ("how big is russia", "Russia covers about 17 million square kilometers (6.6 million square miles)."),
+        ("how large is the netherlands",
+         "The Netherlands covers about 42,000 square kilometers (16,000 square miles)."),
+        # what GeoNames does not give: the LLM's
+        ("what currency does antarctica use", None),
+        ("how big is paris", None),  # a city's area
+        ("what is the area of vatican city", None),  # 0 in the data
+    ],
+)  # fmt: skip
+def test_a_countrys_currency_calling_code_and_area(said, answer):
+    assert places.answer(said) == answer
+
+
+@pytest.mark.parametrize(
     "said",
     [
         "where is my phone",  # no place: the LLM's
