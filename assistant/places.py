@@ -49,14 +49,13 @@ _RENAMED = {"Nur-Sultan": "Astana"}
 _SPOKEN = {
     "america": "US", "the states": "US", "us": "US", "u s": "US", "u s a": "US", "usa": "US",
     "united states of america": "US", "uk": "GB", "u k": "GB", "britain": "GB", "great britain": "GB",
-    "holland": "NL", "netherlands": "NL", "the netherlands": "NL", "turkiye": "TR", "burma": "MM",
-    "the vatican": "VA", "vatican city": "VA", "swaziland": "SZ", "the czech republic": "CZ",
+    "holland": "NL", "turkiye": "TR", "burma": "MM", "swaziland": "SZ",
 }  # fmt: skip
 # Countries said with "the" ("the capital of the United States"): plural names, and names that are
 # a kind of state.
 _WITH_THE = re.compile(
     r"^(?:United |Republic |Democratic |Central African |Dominican |Philippines|Bahamas|Gambia|Maldives"
-    r"|Comoros|Seychelles|Vatican|Palestinian )|(?:Islands|Republic|Emirates|Territory|Territories)$"
+    r"|Comoros|Seychelles|Vatican)|(?:Islands|Republic|Emirates|Territory|Territories)$"
 )
 
 _PLACE = r"(?P<a>[a-z][a-z' ]*?)"  # normalized words: the place asked about
@@ -156,6 +155,7 @@ class Atlas:
     states: dict[str, str]  # a US state's normalized name → its code, and its code → its name
 
     def country(self, words: str) -> Country | None:
+        """The country `words` name, with "the" or without: "the netherlands", "the states", "uk"."""
         return self.countries.get(words) or self.countries.get(words.removeprefix("the "))
 
     def cities_called(self, words: str) -> tuple[City, ...]:
@@ -209,7 +209,7 @@ def atlas() -> Atlas:
             tuple(n for n in c["neighbours"].split(",") if n), c["currencyname"], str(c["phone"]).strip(),
             c["areakm2"],
         )  # fmt: skip
-        countries[normalize(c["name"])] = by_iso[iso] = country
+        countries[normalize(c["name"]).removeprefix("the ")] = by_iso[iso] = country  # "The Netherlands"
     by_name = {c.name: c for c in countries.values()}
     for variant, name in country_names.items():
         if name in by_name:
