@@ -239,8 +239,9 @@ def _most_first(named: dict[str, list[City]]) -> dict[str, tuple[City, ...]]:
 
 
 def answer(text: str) -> str | None:
-    """A country's capital, a distance, a population, where a place is, or a largest city, as asked;
-    None for any other request, or a place GeoNames does not know."""
+    """A country's capital, a distance, a population, where a place is, a currency, a calling code,
+    an area or a largest city, as asked; None for any other request, or a place GeoNames does not
+    know (each way of asking is tried in turn: "how far is it to london" is not "it" from "london")."""
     said = normalize(text)
     for kind, pattern in _PATTERNS:
         if (m := pattern.fullmatch(said)) and (known := _ANSWERS[kind](atlas(), m)) is not None:
