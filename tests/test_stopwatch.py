@@ -1,4 +1,4 @@
-"""The stopwatch by voice, on a clock the test moves: started, read, stopped, started again, reset."""
+"""The stopwatch by voice, on a clock the test moves: started, read, lapped, stopped, started again, reset."""
 
 import pytest
 
@@ -37,7 +37,28 @@ def test_it_counts_up_while_running_and_holds_while_stopped():
     assert watch.answer("stop timing") == "Stopwatch stopped at 0 seconds."
 
 
-@pytest.mark.parametrize("asked", ["stop", "start the timer", "set a timer", "stop watching"])
+def test_laps_keep_the_reading_and_each_laps_own_time():
+    watch, now = _watch()
+    assert watch.answer("lap") == "The stopwatch isn't running. Say start the stopwatch."
+    assert watch.answer("read my laps") == "No laps yet. Say lap while the stopwatch runs."
+    watch.answer("start the stopwatch")
+    now[0] += 65
+    assert watch.answer("lap") == "Lap 1 at 1 minute and 5 seconds."
+    now[0] += 58
+    assert watch.answer("take a split") == "Lap 2 at 2 minutes and 3 seconds: 58 seconds for that lap."
+    now[0] += 61
+    assert watch.answer("new lap") == "Lap 3 at 3 minutes and 4 seconds: 1 minute and 1 second for that lap."
+    watch.answer("stop the stopwatch")
+    assert watch.answer("what were my lap times") == (
+        "Lap 1: 1 minute and 5 seconds; lap 2: 58 seconds; lap 3: 1 minute and 1 second."
+    )
+    assert watch.answer("reset the stopwatch") == "Stopwatch reset."
+    assert watch.answer("read the laps") == "No laps yet. Say lap while the stopwatch runs."
+
+
+@pytest.mark.parametrize(
+    "asked", ["stop", "start the timer", "set a timer", "stop watching", "lapdog", "lap of luxury"]
+)
 def test_other_requests_are_not_taken(asked):
     watch, _ = _watch()
     assert watch.answer(asked) is None
