@@ -16,7 +16,7 @@ pulseaudio -n --daemonize=yes --exit-idle-time=-1 -L "module-null-sink sink_name
 trap 'pulseaudio -k 2>/dev/null || true' EXIT
 sleep 1; pactl set-default-source mic; pactl set-default-sink spk
 i=0
-for q in "What is the capital of France?" "How many legs does a spider have?" "What color is the sky?" \
+for q in "What is the largest ocean?" "How many legs does a spider have?" "What color is the sky?" \
   "Name a large animal."; do espeak-ng -v en-us -w "$ST/q$i.wav" "$q"; i=$((i + 1)); done
 cd "$REPO"
 timeout 75 "$PY" -m assistant.cli run > "$ST/run.out" 2>&1 &
