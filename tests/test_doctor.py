@@ -109,3 +109,11 @@ def test_the_memory_check_notes_a_window_the_embedded_model_copies_from(tmp_path
 def test_the_time_zone_sunrise_and_sunset_go_by_is_named(monkeypatch, zone, says):
     monkeypatch.setenv("TZ", zone)  # read as the zone's name, as `sky.local_zone` does
     assert doctor._time_zone().startswith(says)
+
+
+def test_the_places_check_reads_geonames_as_the_pipeline_does():
+    checks = {what: (ok, detail) for ok, what, detail in doctor.run_checks(Config()) if what == "places"}
+    assert checks["places"] == (
+        True,
+        "GeoNames: 252 countries, 34006 cities: The capital of Peru is Lima.",
+    )
