@@ -19,7 +19,7 @@ open (`atlas`: 1.4 s here, 26 MB kept), not at the first question. Matched whole
 text, as `dictionary.py` is.
 
     places.answer("what's the capital of mongolia")       # "The capital of Mongolia is Ulaanbaatar."
-    places.answer("how far is paris from london")          # "From Paris to London is about 340 kilometers"
+    places.answer("how far is paris from london")          # "From Paris to London, it's about 340 km ..."
     places.answer("how many people live in japan")         # "About 130 million people live in Japan, ..."
     places.answer("where is timbuktu")                     # "Timbuktu is a city in Mali, in Africa."
 """
@@ -265,13 +265,23 @@ def _distance(places: Atlas, m: re.Match) -> str | None:
         return None  # "how far is the moon from earth": the LLM's
     if a == b:
         return f"That is one place: {a.name}."
-    km = great_circle_km((a.latitude, a.longitude), (b.latitude, b.longitude))
-    start, end = (
-        f"{c.name}, the capital of {n.said}," if n else c.name for c, n in ((a, country_a), (b, country_b))
+    start = f"{_named(a, country_a)}{',' * bool(country_a)}"  # "From Paris, the capital of France, to"
+    return _crow_flies(
+        start, _named(b, country_b), great_circle_km((a.latitude, a.longitude), (b.latitude, b.longitude))
     )
+
+
+def _named(city: City, country: Country | None) -> str:
+    """ "Paris", or "Paris, the capital of France" where the country was named."""
+    return f"{city.name}, the capital of {country.said}" if country else city.name
+
+
+def _crow_flies(start: str, end: str, km: float) -> str:
+    """ "From Paris to London, it's about 340 kilometers (210 miles), as the crow flies.": the first
+    clause short, so that the voice starts soon."""
     return (
-        f"From {start} to {end} is about {_rounded(km)} kilometers ({_rounded(km * MILES_PER_KM)} miles), as"
-        " the crow flies."
+        f"From {start} to {end}, it's about {_rounded(km)} kilometers ({_rounded(km * MILES_PER_KM)} miles),"
+        " as the crow flies."
     )
 
 
@@ -294,11 +304,7 @@ def _from_here(places: Atlas, words: str) -> str | None:
     if here == there:
         return f"{here.name} is your time zone's city: I don't know how far you are from it."
     km = great_circle_km((here.latitude, here.longitude), (there.latitude, there.longitude))
-    end = f"{there.name}, the capital of {country.said}," if country else there.name
-    return (
-        f"From {here.name}, your time zone's city, to {end} is about {_rounded(km)} kilometers"
-        f" ({_rounded(km * MILES_PER_KM)} miles), as the crow flies."
-    )
+    return _crow_flies(f"{here.name}, your time zone's city,", _named(there, country), km)
 
 
 def _population(places: Atlas, m: re.Match) -> str | None:

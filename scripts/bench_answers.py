@@ -48,11 +48,12 @@ LLM (an opposite WordNet lacks).
     python scripts/bench_answers.py --words --samples 3
 
 `--places` asks why `assistant/places.py` answers capitals, populations and distances from GeoNames:
-for the 40 countries with the most people, "What's the capital of Japan?" and "What's the population
-of Japan?", and for 12 pairs of cities, "How far is Paris from London?"; per request, how many of the
-LLM's answers name the capital GeoNames names (or another of its names for it: "Kiev"), or hold a
-number within 25% of its count or 15% of the great circle (kilometers or miles), beside how many
-places.py answered.
+for the 40 countries with the most people, "What's the capital of Japan?", "What's the population
+of Japan?" and "What currency does Japan use?", and for 12 pairs of cities, "How far is Paris from
+London?"; per request, how many of the LLM's answers name the capital GeoNames names (or another of
+its names for it: "Kiev") or a word of its currency's name ("yen", "dollar"), or hold a number within
+25% of its count or 15% of the great circle (kilometers or miles), beside how many places.py
+answered.
 
     python scripts/bench_answers.py --places --samples 2
 """
@@ -466,16 +467,18 @@ def main_places(args: argparse.Namespace) -> None:
         asked.append(
             ("population", f"What's the population of {name}?", country.population, country.population)
         )
+        currency = normalize(country.currency)  # "yen", "yuan renminbi": either word of it counts
+        asked.append(("currency", f"What currency does {name} use?", set(currency.split()), currency))
     for a, b in CITY_PAIRS:
         one, other = atlas.cities[normalize(a)][0], atlas.cities[normalize(b)][0]
         km = places.great_circle_km((one.latitude, one.longitude), (other.latitude, other.longitude))
         asked.append(("distance", f"How far is {a} from {b}?", km, round(km)))
-    counts = {kind: Counter() for kind in ("capital", "population", "distance")}
+    counts = {kind: Counter() for kind in ("capital", "population", "currency", "distance")}
     for kind, question, right, geonames in asked:
         counts[kind]["ours"] += places.answer(question) is not None
         for _ in range(args.samples):
             said = "".join(llm.stream(build_messages(cfg.system_prompt, [], question)))
-            if kind == "capital":
+            if kind in ("capital", "currency"):
                 held = any(f" {spelling} " in f" {normalize(said)} " for spelling in right)
             elif kind == "population":
                 held = any(abs(n - right) <= 0.25 * right for n, _ in amounts(said))

@@ -33,28 +33,29 @@ def test_a_countrys_capital(said, answer):
     [
         (
             "How far is Paris from London?",
-            "From Paris to London is about 340 kilometers (210 miles), as the crow flies.",
+            "From Paris to London, it's about 340 kilometers (210 miles), as the crow flies.",
         ),
         (
             "how far is it from new york to los angeles",  # "New York": one of New York City's names
-            "From New York City to Los Angeles is about 3,900 kilometers (2,400 miles), as the crow flies.",
+            "From New York City to Los Angeles, it's about 3,900 kilometers (2,400 miles), as the crow"
+            " flies.",
         ),
         (
             "what's the distance between tokyo and sydney",  # Australia's Sydney, not Nova Scotia's
-            "From Tokyo to Sydney is about 7,800 kilometers (4,900 miles), as the crow flies.",
+            "From Tokyo to Sydney, it's about 7,800 kilometers (4,900 miles), as the crow flies.",
         ),
         (
             "how many miles from boston to chicago",
-            "From Boston to Chicago is about 1,400 kilometers (850 miles), as the crow flies.",
+            "From Boston to Chicago, it's about 1,400 kilometers (850 miles), as the crow flies.",
         ),
         (
             "how far apart are france and germany",
-            "From Paris, the capital of France, to Berlin, the capital of Germany, is about 880 kilometers"
+            "From Paris, the capital of France, to Berlin, the capital of Germany, it's about 880 kilometers"
             " (550 miles), as the crow flies.",
         ),
         (
             "how far is bombay from delhi",
-            "From Mumbai to Delhi is about 1,200 kilometers (720 miles), as the crow flies.",
+            "From Mumbai to Delhi, it's about 1,200 kilometers (720 miles), as the crow flies.",
         ),
         ("how far is paris from paris", "That is one place: Paris."),
     ],
@@ -69,14 +70,14 @@ def test_how_far_apart_two_places_are(said, answer):
         (
             "Europe/Paris",
             "How far is Tokyo?",
-            "From Paris, your time zone's city, to Tokyo is about 9,700 kilometers (6,000 miles), as the crow"
-            " flies.",
+            "From Paris, your time zone's city, to Tokyo, it's about 9,700 kilometers (6,000 miles), as the"
+            " crow flies.",
         ),
         (
             "America/Chicago",
             "how far is it to new york",
-            "From Chicago, your time zone's city, to New York City is about 1,100 kilometers (710 miles), as"
-            " the crow flies.",
+            "From Chicago, your time zone's city, to New York City, it's about 1,100 kilometers (710 miles),"
+            " as the crow flies.",
         ),
         ("Europe/Paris", "how far is paris from here",
          "Paris is your time zone's city: I don't know how far you are from it."),
