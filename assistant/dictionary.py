@@ -58,6 +58,7 @@ MAX_SYNONYMS = 3
 MAX_PEOPLE = 3  # "who was Ford": six in WordNet, three names said
 MAX_ABOUT_CHARS = 160  # a person's description, cut at a clause: about ten seconds said
 _PEOPLE = 18  # WordNet's lexicographer file noun.person (lexnames(5WN))
+_QUANTITY = 23  # noun.quantity: "ninety", said bare, is a misheard word or a sum, not a thing asked about
 _TITLES = {"Sir", "Saint", "St.", "King", "Queen", "President", "Madame", "Pope", "Lord", "Lady", "Emperor"}
 _FILES = {"n": "noun", "v": "verb", "a": "adj", "s": "adj", "r": "adv"}
 _SENSE_KEY_TYPE = {"n": 1, "v": 2, "a": 3, "r": 4, "s": 5}  # WordNet's ss_type numbers in a sense key
@@ -314,6 +315,8 @@ def _thing(wordnet: WordNet, said: str, kind: str, article: str | None) -> str |
     if not entries or (kind == "bare" and len(entries[0].senses) > 1):
         return None
     sense = entries[0].senses[0]
+    if kind == "bare" and sense.synset.lex_file == _QUANTITY:  # "what's ninety" (heard for "my name")
+        return None
     name = _cased(sense)
     proper = name[0].isupper()
     if kind == "named" and not proper:
