@@ -153,7 +153,7 @@ def test_an_abbreviation_is_expanded(asked, says):
     ],
 )  # fmt: skip
 def test_what_a_thing_is(asked, says):
-    """Asked what a platypus is, the LLM said ..."""
+    """Asked what a platypus is, the LLM said "a small mammal with five arms and a long, flat head"."""
     assert dictionary.answer(asked) == says
 
 
