@@ -3,17 +3,15 @@
 The model cannot know the time, and made it up ("It's currently 21:59 EST"). Told the date and time
 in the prompt, the embedded 135M model still copied them wrong in about half of its answers (9 of
 20 times right, 11 of 20 weekdays, 13 of 20 dates; `scripts/bench_answers.py --clock`, README,
-"Clock questions"). So a question that is only
-about the time, the day, the date, the month or the year is answered here, at once, with the local
-clock; "what time is it in Tokyo" from the tz database (`zoneinfo`: a zone named by its city, a
-country of the database's own tables, or one of `PLACES`, the US states among them; a country of
-several zones by its main one, `MAIN_ZONES`; else a city GeoNames knows, by its zone: "in Kyoto";
-a place it does not know goes to the LLM), and the
+"Clock questions"). So a question that is only about the time, the day, the date, the month or the
+year is answered here, at once, with the local clock; "what time is it in Tokyo" from the tz
+database (`zoneinfo`: a zone named by its city, a country of the database's own tables, or one of
+`PLACES`, the US states among them; a country of several zones by its main one, `MAIN_ZONES`; else
+a city GeoNames knows, by its zone: "in Kyoto"; a place it does not know goes to the LLM), and the
 time difference between two places, or a place and this computer ("Tokyo is 9 hours ahead of
-London.", `_difference`: the LLM said "approximately 2 hours, 30 minutes"); anything
-more ("what's the date of the
-moon landing") goes to the LLM as before. Matched on `asr.text.normalize()`d text, the
-recognizer's own spelling, so typed and spoken questions alike.
+London.", `_difference`: the LLM said "approximately 2 hours, 30 minutes"); anything more ("what's
+the date of the moon landing") goes to the LLM as before. Matched on `asr.text.normalize()`d text,
+the recognizer's own spelling, so typed and spoken questions alike.
 
     clock.answer("What time is it?", now)   # "It's 3:56 PM."
     clock.answer("what's the date today")   # "It's Sunday, December 6, 2026."
@@ -251,7 +249,7 @@ def _place(spoken: str, here: datetime) -> tuple[zoneinfo.ZoneInfo, str, str] | 
 
 def _city(place: str) -> tuple[zoneinfo.ZoneInfo, str, str] | None:
     """A city the tz database does not name, by its GeoNames zone ("kyoto": Asia/Tokyo, "Kyoto"; "paris
-    texas": America/Chicago, "Paris"); None for a place GeoNames does not know either."""
+    texas": America/Chicago, "Paris Texas"); None for a place GeoNames does not know either."""
     found = places.atlas().cities_called(place)
     if not found or found[0].zone not in zoneinfo.available_timezones():
         return None

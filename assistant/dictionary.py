@@ -28,8 +28,9 @@ nobody so called (it is from 2006: "who is Obama"), the LLM answers.
 What a thing is ("what is a platypus", "what are black holes", "what is the Eiffel Tower") is its
 noun's first meaning: "A platypus is small densely furred aquatic monotreme of Australia ...". Said
 without "a" ("what is photosynthesis") only a noun of one meaning is answered: "what is love" and
-"what is time" have several, and the LLM's answer is the better; after "the" only a proper name
-("what is the weather" is `limits.py`'s). A thing WordNet does not know goes to the LLM.
+"what is time" have several, WordNet's first is not the one asked about ("an instance or single
+occasion for some event"), and they go to the LLM; after "the" only a proper name ("what is the
+weather" is `limits.py`'s). A thing WordNet does not know goes to the LLM.
 
     dictionary.answer("what does ephemeral mean")  # 'Ephemeral means lasting a very short time, as in ...'
     dictionary.answer("another word for big")      # "Another word for big is large; or vast, or enormous."
@@ -295,7 +296,7 @@ _DETACH = {
 def _meaning(sense: Sense) -> str:
     """'Ephemeral means lasting a very short time, as in "the ephemeral joys of childhood".'"""
     definition, example = _gloss_parts(sense)
-    word = _spoken(sense.word)
+    word = _cased(sense)  # "DNA", not "Dna"
     pos = sense.synset.pos
     if pos == "n":  # "Melancholy is a feeling ...": "a melancholy" would take it for a thing counted
         said = f"{word[0].upper()}{word[1:]} is {definition}"
@@ -320,7 +321,7 @@ def _thing(wordnet: WordNet, said: str, kind: str, article: str | None) -> str |
     name = _cased(sense)
     proper = name[0].isupper()
     if kind == "named" and not proper:
-        return None  # "what is the weather": limits.py's, "what is the moon": the LLM's
+        return None  # "what is the weather": limits.py's ("the Moon" is a name in WordNet)
     verb = "is"
     if kind == "named" or (proper and kind == "thing"):
         name = f"the {name}"

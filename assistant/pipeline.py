@@ -20,6 +20,7 @@ leaves no trace but a skipped turn number.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import sqlite3
 import threading
@@ -531,6 +532,10 @@ class Pipeline:
             self._memory_thread.shutdown(wait=True)
             self._memory_thread = None
             raise failed
+        # What was loaded lives as long as the process: out of the garbage collector's sight, so that
+        # a full collection does not walk it. GeoNames' 125,000 objects (`places.atlas`) made each one
+        # a 48-64 ms pause of the event loop and the audio, against 14-24 without them (2026-12-07).
+        gc.freeze()
         self.stages = [AnswerStage(self, self.llm)]
         if self.speaks:
             playback = PlaybackStage(self, self.sink)

@@ -86,47 +86,41 @@ def answer(text: str, now: datetime | None = None) -> str | None:
 
 def _sun(kind: str, day_said: str, now: datetime) -> str:
     """ "In Paris, the sun sets at 4:53 PM today." for the local zone's city."""
-    from astral import Observer
-    from astral.sun import sunrise, sunset
-
     zone = local_zone()
     place = _zone_place(zone) if zone else None
     if place is None:
         return _NO_PLACE.format(zone=zone or "unknown")
-    latitude, longitude = place
-    city = _city(zone)
-    day = now.date() + timedelta(days=day_said.startswith("tomorrow"))
-    when = "tomorrow" if day != now.date() else "today"
-    event, verb, did = (sunset, "set", "set") if kind == "sunset" else (sunrise, "rise", "rose")
-    try:
-        at = event(Observer(latitude, longitude), day, tzinfo=zone)
-    except ValueError:  # the polar day or night: astral finds no crossing of the horizon
-        return f"In {city}, the sun does not {verb} {when}."
-    said = did if at.replace(tzinfo=None) < now else f"{verb}s"  # "the sun set at 4:53 PM today"
-    return f"In {city}, the sun {said} at {time_of_day(at)} {when}."
+    return _sun_at(kind, day_said, now, _city(zone), place, zone)
 
 
 def _sun_in(kind: str, day_said: str, now: datetime, words: str) -> str | None:
     """ "In Tokyo, the sun sets at 4:28 PM local time today." at a city GeoNames knows (or a
     country's capital), in its own time and on its own day; None for a place it does not know."""
-    from astral import Observer
-    from astral.sun import sunrise, sunset
-
     city, country = places.atlas().place(words)
     if city is None:
         return None
-    zone = ZoneInfo(city.zone)
-    there = now.astimezone(zone)  # a naive `now` is this computer's time
+    name = city.name if country is None else f"{city.name}, the capital of {country.said}"
+    return _sun_at(kind, day_said, now, name, (city.latitude, city.longitude), city.zone, " local time")
+
+
+def _sun_at(
+    kind: str, day_said: str, now: datetime, name: str, where: tuple[float, float], zone: str, clock: str = ""
+) -> str:
+    """The sun's rise or set at `where` (latitude, longitude), on the day said there ("today" in that
+    zone, or "tomorrow"), at its time of day there, after `clock` (" local time" for a place named)."""
+    from astral import Observer
+    from astral.sun import sunrise, sunset
+
+    there = now.astimezone(ZoneInfo(zone))  # a naive `now` is this computer's time
     day = there.date() + timedelta(days=day_said.startswith("tomorrow"))
     when = "tomorrow" if day != there.date() else "today"
-    name = city.name if country is None else f"{city.name}, the capital of {country.said}"
     event, verb, did = (sunset, "set", "set") if kind == "sunset" else (sunrise, "rise", "rose")
     try:
-        at = event(Observer(city.latitude, city.longitude), day, tzinfo=zone)
-    except ValueError:  # the polar day or night
+        at = event(Observer(*where), day, tzinfo=ZoneInfo(zone))
+    except ValueError:  # the polar day or night: astral finds no crossing of the horizon
         return f"In {name}, the sun does not {verb} {when}."
-    said = did if at < there else f"{verb}s"
-    return f"In {name}, the sun {said} at {time_of_day(at)} local time {when}."
+    said = did if at < there else f"{verb}s"  # "the sun set at 4:53 PM today"
+    return f"In {name}, the sun {said} at {time_of_day(at)}{clock} {when}."
 
 
 def _moon(day: date) -> str:
