@@ -5,10 +5,9 @@ breeze"; asked to remind, "I'll be calling you at 6 pm tomorrow" (reminders are 
 to turn off the lights, "I'm going to turn off the lights"; asked how far Paris is from London,
 "approximately 2,140 kilometers" (`places.py` answers that now, before these); to translate, words
 that were not German. Told in its system prompt what it cannot do, it went on all the same (README,
-"Answers without the LLM"). The assistant
-never uses the internet and drives no device, so such a request gets an honest answer here, without
-the LLM. Matched on `asr.text.normalize()`d text from its start ("what's the weather like in Paris"
-is one; "I like rainy weather" is not).
+"Answers without the LLM"). The assistant never uses the internet and drives no device, so such a
+request gets an honest answer here, without the LLM. Matched on `asr.text.normalize()`d text from
+its start ("what's the weather like in Paris" is one; "I like rainy weather" is not).
 
 Asked what it can do, the embedded model said "I can assist you with any project or task that
 requires editing, grammar correction ..."; asked its name, "I'm Dr. Elena Grey, a dedicated AI

@@ -193,8 +193,7 @@ class AnswerStage(Stage):
         LLM, which made up the time and the sunset, pretended to set timers, to know the weather and to
         speak slower, repeated half an answer, got sums and conversions wrong, could not spell nor flip
         a coin, made up what words mean and capitals, took the user's name for its own, and answered
-        "never mind". The turn has
-        no LLM marks: none of its time was the LLM's."""
+        "never mind". The turn has no LLM marks: none of its time was the LLM's."""
         turn = frame.turn
         if frame.history is None:  # else `Pipeline.confirm` remembers the question
             await self.pipeline.remember("user", turn.user_text)
