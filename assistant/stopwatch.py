@@ -36,7 +36,8 @@ _PATTERNS = {
     rf"|how much time (?:is |has passed )?on {_WATCH}|(?:the )?stop ?watch",
     # a runner's lap: the reading kept, and the time since the last
     "lap": r"lap|split|(?:mark|take|record|new|next) (?:a )?(?:lap|split)|lap (?:it|time)",
-    "laps": r"(?:read|tell me|what are|what were|list) (?:my |the )?(?:laps|lap times|splits)|how many laps",
+    "laps": r"(?:read|tell me|what are|what were|list) (?:my |the )?(?:laps|lap times|splits)",
+    "lap count": r"how many laps(?: have i done| did i do| is that)?",
 }
 _REQUESTS = phrases.requests(_PATTERNS, tail=r"(?: please)?(?: now)?")
 
@@ -77,6 +78,8 @@ class Stopwatch:
             return self._lap()
         if kind == "laps":
             return self._laps()
+        if kind == "lap count":
+            return f"{len(self.laps)} lap{'s' * (len(self.laps) != 1)}."
         if self.started is None and not self.counted:
             return "The stopwatch isn't running. Say start the stopwatch."
         reading = self._reading()

@@ -129,6 +129,8 @@ def test_how_many_people_live_in_a_place(said, answer):
         ("where is paris texas", "Paris is a city in Texas, in the United States."),
         ("where is london canada", "London is a city in Canada, in North America."),
         ("where is bombay", "Mumbai is a city in India, in Asia."),
+        ("where is tromso", "Tromsø is a city in Norway, in Europe."),  # "ø", which normalize drops
+        ("where is Gießen?", "Gießen is a city in Germany, in Europe."),
         ("where's texas", "Texas is a state of the United States."),
     ],
 )

@@ -49,6 +49,7 @@ def test_laps_keep_the_reading_and_each_laps_own_time():
     now[0] += 61
     assert watch.answer("new lap") == "Lap 3 at 3 minutes and 4 seconds: 1 minute and 1 second for that lap."
     watch.answer("stop the stopwatch")
+    assert watch.answer("how many laps") == "3 laps."
     assert watch.answer("what were my lap times") == (
         "Lap 1: 1 minute and 5 seconds; lap 2: 58 seconds; lap 3: 1 minute and 1 second."
     )
