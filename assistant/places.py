@@ -39,6 +39,7 @@ from assistant.phrases import listed
 
 EARTH_RADIUS_KM = 6371.0088  # the mean radius (IUGG): a great circle's length to within 0.5%
 MILES_PER_KM = 1 / 1.609344
+SAME_CITY_KM = 25  # zone.tab's point and GeoNames' for one city lie this close: "how far is paris" in Paris
 # A city's other names ("Bombay", "Peking", "Saigon") are known for cities this big: those of smaller
 # ones, and short ones ("Dad" for Da Nang, "She" for Shenyang), take common words for places.
 OTHER_NAMES_FROM = 100_000
@@ -295,21 +296,21 @@ def _from_here(places: Atlas, words: str) -> str | None:
     so) to the place named."""
     from assistant import sky  # here: sky.py reads this module's cities for "the sun in tokyo"
 
-    zone = sky.local_zone()
-    city = sky.zone_city(zone) if zone else None
-    here = next((c for c in places.cities.get(normalize(city), ()) if c.zone == zone), None) if city else None
     there, country = places.place(words)
     if there is None:
         return None  # "how far is the airport": limits.py's
+    zone = sky.local_zone()
+    here = sky.zone_coordinates(zone) if zone else None  # zone.tab's, as the sun's times are
     if here is None:
         return (
             f"I don't know where you are: your computer's time zone ({zone or 'unknown'}) has no city to"
             " go by."
         )
-    if here == there:
-        return f"{here.name} is your time zone's city: I don't know how far you are from it."
-    km = great_circle_km((here.latitude, here.longitude), (there.latitude, there.longitude))
-    return _crow_flies(f"{here.name}, your time zone's city,", _named(there, country), km)
+    city = sky.zone_city(zone)
+    km = great_circle_km(here, (there.latitude, there.longitude))
+    if km < SAME_CITY_KM:
+        return f"{city} is your time zone's city: I don't know how far you are from it."
+    return _crow_flies(f"{city}, your time zone's city,", _named(there, country), km)
 
 
 def _population(places: Atlas, m: re.Match) -> str | None:

@@ -87,7 +87,7 @@ def answer(text: str, now: datetime | None = None) -> str | None:
 def _sun(kind: str, day_said: str, now: datetime) -> str:
     """ "In Paris, the sun sets at 4:53 PM today." for the local zone's city."""
     zone = local_zone()
-    place = _zone_place(zone) if zone else None
+    place = zone_coordinates(zone) if zone else None
     if place is None:
         return _NO_PLACE.format(zone=zone or "unknown")
     return _sun_at(kind, day_said, now, _city(zone), place, zone)
@@ -178,7 +178,7 @@ def _city(zone: str) -> str:
     return zone.rsplit("/", 1)[1].replace("_", " ")
 
 
-def _zone_place(zone: str) -> tuple[float, float] | None:
+def zone_coordinates(zone: str) -> tuple[float, float] | None:
     """(latitude, longitude) of the zone's city; None for a zone zone.tab does not list (UTC)."""
     return _places().get(zone)
 

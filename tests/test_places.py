@@ -79,6 +79,14 @@ def test_how_far_apart_two_places_are(said, answer):
             "From Chicago, your time zone's city, to New York City, it's about 1,100 kilometers (710 miles),"
             " as the crow flies.",
         ),
+        (
+            "America/New_York",  # zone.tab's New York, which GeoNames calls New York City
+            "how far is boston",
+            "From New York, your time zone's city, to Boston, it's about 310 kilometers (190 miles), as the"
+            " crow flies.",
+        ),
+        ("America/New_York", "how far is new york",
+         "New York is your time zone's city: I don't know how far you are from it."),
         ("Europe/Paris", "how far is paris from here",
          "Paris is your time zone's city: I don't know how far you are from it."),
         ("Etc/UTC", "how far is tokyo",
