@@ -210,9 +210,9 @@ def _difference(said: str, now: datetime | None = None) -> str | None:
         int((here.astimezone(zone_b).utcoffset() - here.astimezone(zone_a).utcoffset()).total_seconds()) // 60
     )
     if minutes == 0:
-        return f"{_sentence(name_b)} keeps the same time as {name_a}{more}."
+        return f"{phrases.capitalized(name_b)} keeps the same time as {name_a}{more}."
     ahead = "ahead of" if minutes > 0 else "behind"
-    return f"{_sentence(name_b)} is {_hours_and_minutes(abs(minutes))} {ahead} {name_a}{more}."
+    return f"{phrases.capitalized(name_b)} is {_hours_and_minutes(abs(minutes))} {ahead} {name_a}{more}."
 
 
 def _hours_and_minutes(minutes: int) -> str:
@@ -220,10 +220,6 @@ def _hours_and_minutes(minutes: int) -> str:
     hours, rest = divmod(minutes, 60)
     parts = [f"{n} {unit}{'s' * (n != 1)}" for n, unit in ((hours, "hour"), (rest, "minute")) if n]
     return " and ".join(parts)
-
-
-def _sentence(name: str) -> str:
-    return name[0].upper() + name[1:]  # "the UK is ..." → "The UK is ..."
 
 
 def _place(spoken: str, here: datetime) -> tuple[zoneinfo.ZoneInfo, str, str] | None:

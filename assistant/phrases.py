@@ -51,3 +51,8 @@ def yours(words: str) -> str:
 def listed(items: list[str], conjunction: str = "and") -> str:
     """Items as a sentence lists them: a; a and b; a, b and c (or a, b or c)."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {conjunction} " + items[-1]
+
+
+def capitalized(words: str) -> str:
+    """ "the UK is ..." → "The UK is ...": the first letter only, the rest as it is."""
+    return words[0].upper() + words[1:]

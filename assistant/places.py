@@ -329,7 +329,7 @@ def _where(places: Atlas, m: re.Match) -> str | None:
             (places.by_iso[n] for n in country.neighbours if n in places.by_iso),
             key=lambda c: -c.population,
         )
-        said = _capitalized(country.said)
+        said = phrases.capitalized(country.said)
         if not neighbours:
             return f"{said} is in {country.continent}."
         named = [c.said for c in neighbours[:4]] + [f"{len(neighbours) - 4} more"] * (len(neighbours) > 4)
@@ -390,13 +390,9 @@ def _area(places: Atlas, m: re.Match) -> str | None:
         return None  # a city's area GeoNames does not give: the LLM's
     km2 = country.area_km2
     return (
-        f"{_capitalized(country.said)} covers about {_rounded(km2)} square kilometers"
+        f"{phrases.capitalized(country.said)} covers about {_rounded(km2)} square kilometers"
         f" ({_rounded(km2 * MILES_PER_KM**2)} square miles)."
     )
-
-
-def _capitalized(said: str) -> str:
-    return said[0].upper() + said[1:]  # "the Netherlands ..." → "The Netherlands ..."
 
 
 _ANSWERS = {
