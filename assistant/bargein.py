@@ -186,6 +186,23 @@ SAID_BEFORE_MS = 2 * ECHO_TAIL_MS
 # words of the answer's echo the recognizer may hear before a stop phrase where it reaches back
 # before the voice (`BargeIn._without_echo_words`): about as many as HEARD_PREROLL_MS of speech holds
 ECHO_WORDS_BEFORE = 3
+# What people say around a stop phrase ("oh wait", "no, stop", "stop it", "wait a second"): the
+# phrase so said is still only a stop. Before the rule, "Wait." with "oh" heard before it went on
+# (`bench_bargein.py --stops 24 --stops-at clause`, 2026-12-07). Not "the" or "and": the echo's
+# words, which `_without_echo_words` drops only when the answer says them.
+STOP_WORDS_BEFORE = frozenset({"oh", "uh", "um", "ah", "no", "okay", "ok", "hey", "please", "so"})
+STOP_WORDS_AFTER = (
+    ("a", "second"),
+    ("a", "sec"),
+    ("a", "minute"),
+    ("a", "moment"),
+    ("please",),
+    ("now",),
+    ("it",),
+    ("that",),
+    ("talking",),
+    ("there",),
+)
 
 
 class EchoEstimate:
@@ -757,8 +774,14 @@ class BargeIn:
         return heard_from_ns - int((SAID_BEFORE_MS + self.late_ms) * MS)
 
     def is_stop_phrase(self, text: str) -> bool:
-        """`text` (a normalized transcript) is only a stop phrase, once or repeated: "stop stop"."""
+        """`text` (a normalized transcript) is only a stop phrase, once or repeated ("stop stop"),
+        with at most what people say around one (STOP_WORDS_BEFORE, STOP_WORDS_AFTER): "oh wait",
+        "no no stop", "stop it please", "wait a second"."""
         words = tuple(text.split())
+        while words and words[0] in STOP_WORDS_BEFORE:
+            words = words[1:]
+        while tail := next((t for t in STOP_WORDS_AFTER if words[-len(t) :] == t), None):
+            words = words[: -len(tail)]
         # phrase * k has the length of `words` only when it divides it; k = 0 never equals `words`
         return bool(words) and any(
             words == phrase * (len(words) // len(phrase)) for phrase in self._stop_phrases

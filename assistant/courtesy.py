@@ -23,11 +23,16 @@ from assistant import phrases
 from assistant.asr.text import normalize
 
 _THEN = r"(?: then| thanks| thank you| please| for now)*"
+# as `bargein.STOP_WORDS_BEFORE` / `STOP_WORDS_AFTER` read one over an answer: "oh wait", "no stop"
+_STOP = (
+    r"(?:(?:oh|uh|um|ah|no|okay|ok|hey|so) )*(?:(?:stop|cancel)(?: it| that| talking| there)?|shut up"
+    r"|be quiet|quiet|enough|wait|hold on)(?: a (?:second|sec|minute|moment)| now)?"
+)
 _PATTERNS = phrases.requests(
     {
-        "okay": r"(?:oh |no )?never ?mind|(?:stop|cancel)(?: it| that| talking)?|forget (?:about )?it"
-        r"|(?:that's|that is) (?:all|it|enough)|nothing|no|nope|no thanks|no thank you|shut up|be quiet"
-        r"|quiet|enough|wait|hold on|(?:i'm|i am) (?:good|fine|done)",
+        "okay": rf"(?:oh |no )?never ?mind|{_STOP}|forget (?:about )?it"
+        r"|(?:that's|that is) (?:all|it|enough)|nothing|no|nope|no thanks|no thank you"
+        r"|(?:i'm|i am) (?:good|fine|done)",
         "thanks": r"thanks|thank you|thank you very much|thanks a lot|cheers",
         "hello": r"(?:hello|hi|hey|hiya|howdy|greetings)(?: there| assistant| again)?",
         "good": r"good (?P<part>morning|afternoon|evening|day)",

@@ -408,24 +408,32 @@ def test_a_cough_during_the_answer_does_not_cut_it(bench, looped, asr_checkpoint
     assert turns[1].text == turn.answer_text.strip()  # the whole reply, as generated
 
 
-STOPS_AT_CLAUSE_STARTS = 4  # lone "Stop."s said as a clause of the answer starts
+STOPS_AT_CLAUSE_STARTS = 4  # lone "Stop."s said as a clause of the answer starts, no floor on
+TRIES_AT_CLAUSE_STARTS = 12  # at most this many tries to get them: a floor was on at 23 of 72
 
 
 @pytest.mark.slow
 def test_a_stop_phrase_alone_as_a_clause_starts_ends_the_answer(bench, looped, asr_checkpoint, tmp_path):
     """ "Stop." said as a clause of the answer starts, where AEC3 leaks most and the gate stands at
-    the echo's level until the word is over, so no utterance is made of it: the answer ends (cut
-    in memory) and nothing is asked. Before `BargeIn.held_words`, 8 of 11 lone stop phrases that
-    fell at a clause start in the bench went on (README, Barge-in); here that code ended 5 of 8 in
-    two runs and failed one. 3 of 4 allows the bench's rare miss (1 in 88); the code of now passed
-    three runs (8 of 8 in the two that were counted, 2 of them through `held_words`)."""
+    the echo's level until the word is over: the answer ends (cut in memory) and nothing is asked.
+    Before `BargeIn.held_words`, 8 of 11 lone stop phrases that fell at a clause start in the bench
+    went on (README, Barge-in).
+
+    Counted where no floor was on as the word began (`GateTrace.at_onset`, as the bench counts):
+    under one (a resume after a false hold, a restart) the recognizer loses the word in the echo's
+    leak, not the gate. In three runs of the bench's scene (`--modes webrtc --n 0 --m 0 --stops 24
+    --stops-at clause --volume 0.5`, 2026-12-07) 48 of 48 stop phrases said with no floor on ended
+    (26 of 26 "Stop."), and 7 of 23 under one, held and heard as "shop", "public", "strong" ("wap"
+    and "olac" without the language model): the recognizer's limit (issue 4). 3 of 4 counted
+    allows a rare miss; the ones under a floor are tried, not counted, and every try must still
+    leave memory whole."""
     cfg = bench.make_config(tmp_path, "webrtc", asr_checkpoint)
     stop, request = bench.make_speech("Stop.", tmp_path), bench.make_speech(bench.LONG_REQUEST, tmp_path)
 
     async def body(live):
         looped.loopback(True, TALK_VOLUME)
-        outcomes, warmup = [], bench.WARMUP_S  # the first answer: AEC3 converges, the gate learns
-        while len(outcomes) < STOPS_AT_CLAUSE_STARTS:
+        counted, floored, warmup = [], [], bench.WARMUP_S  # the first answer: AEC3 converges, the gate learns
+        while len(counted) < STOPS_AT_CLAUSE_STARTS and len(counted) + len(floored) < TRIES_AT_CLAUSE_STARTS:
             turn = await bench.answer_playing(live, looped, request)
             assert turn is not None, "no answer started"
             await asyncio.sleep(warmup)
@@ -436,20 +444,25 @@ def test_a_stop_phrase_alone_as_a_clause_starts_ends_the_answer(bench, looped, a
             if not clause or live.playing() is not turn:
                 continue  # the answer ended first
             finals = len(live.finals)
-            live.say(looped, stop)
+            started = live.say(looped, stop)
             assert await wait_until(lambda: live.players[-1].poll() is not None, 10.0)
             await asyncio.sleep(bench.HEARD_AFTER_S)
             ended = "turn_end" in turn.marks and turn.interrupted and live.pipe.current is turn
-            outcomes.append((ended, [text for _, text in live.finals[finals:]], live.held[-1:]))
+            onset = bench.speech_onset_ns(looped, stop, started)
+            under_floor = onset is not None and live.trace.at_onset(onset)["floor"]
+            outcome = (ended, [text for _, text in live.finals[finals:]], live.held[-1:])
+            (floored if under_floor else counted).append(outcome)
             if live.pipe.busy:
                 await live.pipe.interrupt()  # it went on: cut it, so that the next try has its own
             await bench.settled(live, 1.0)
-        return outcomes
+        return counted, floored
 
-    outcomes = run_live(bench, cfg, body)
-    assert sum(ended for ended, *_ in outcomes) >= STOPS_AT_CLAUSE_STARTS - 1, outcomes
+    counted, floored = run_live(bench, cfg, body)
+    assert len(counted) == STOPS_AT_CLAUSE_STARTS, (counted, floored)
+    assert sum(ended for ended, *_ in counted) >= STOPS_AT_CLAUSE_STARTS - 1, (counted, floored)
     turns = stored(cfg)
-    assert [t.role for t in turns] == ["user", "assistant"] * STOPS_AT_CLAUSE_STARTS  # "stop" asked nothing
+    tries = len(counted) + len(floored)
+    assert [t.role for t in turns] == ["user", "assistant"] * tries  # "stop" asked nothing
     assert all(t.interrupted for t in turns[1::2]), [t.text for t in turns]
 
 
@@ -482,7 +495,8 @@ def test_a_short_word_over_the_answer_interrupts_when_recognized():
     assert _utterance_end("what", ms - 20) == (False, False, False)
     # a stop phrase it heard is none, however little of it the gate let through
     assert _utterance_end("stop", ms - 20) == (False, True, True)
-    assert _utterance_end("stop it now", ms) == (True, True, True)  # more than a stop phrase
+    assert _utterance_end("stop it now", ms) == (False, True, True)  # as people say one
+    assert _utterance_end("stop the timer", ms) == (True, True, True)  # more than a stop phrase
 
 
 def test_a_stop_phrase_after_words_of_the_answers_echo_ends_the_answer_and_asks_nothing():
@@ -493,7 +507,7 @@ def test_a_stop_phrase_after_words_of_the_answers_echo_ends_the_answer_and_asks_
     assert _utterance_end("to wait", 400, says=story) == (False, True, True)
     assert _utterance_end("there was enough", 400, says=story) == (False, True, True)
     assert _utterance_end("to wait", 400) == (True, True, True)  # the answer never said "to"
-    assert _utterance_end("please wait", 400, says=story) == (True, True, True)  # the user's word
+    assert _utterance_end("why wait", 400, says=story) == (True, True, True)  # the user's word
     # more words than the reach-back holds: a question that ends so
     assert _utterance_end("it was said to wait", 400, says=story) == (True, True, True)
     # the phrase is the answer's too: all of it may be the echo's, so it is not taken for one
@@ -558,6 +572,19 @@ def test_stop_phrases_match_whole_utterances_only():
     assert barge.is_stop_phrase("stop") and barge.is_stop_phrase("stop stop")
     assert barge.is_stop_phrase("hold on") and not barge.is_stop_phrase("hold")
     assert not barge.is_stop_phrase("stop the music") and not barge.is_stop_phrase("")
+
+
+def test_a_stop_phrase_said_as_people_say_it_is_still_one():
+    """ "oh wait" (heard so over an answer at a clause start, 2026-12-07: the answer went on),
+    "no no stop", "stop it please", "hold on a second"; the words around it alone are not one, nor
+    is the phrase inside a request."""
+    from assistant.bargein import BargeIn
+
+    barge = BargeIn(BargeinConfig(stop_phrases=["stop", "wait", "hold on"]), None, None, echo=PassThrough())
+    for said in ["oh wait", "no no stop", "stop it please", "hold on a second", "okay stop now", "wait wait"]:
+        assert barge.is_stop_phrase(said), said
+    for said in ["oh", "no", "please", "a second", "oh no", "wait for me", "stop the timer", "the stop"]:
+        assert not barge.is_stop_phrase(said), said
 
 
 # --- (d) many rapid barge-ins --------------------------------------------------------------------------

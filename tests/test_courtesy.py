@@ -20,6 +20,9 @@ from assistant import courtesy
         ("shut up", "Okay."),
         ("be quiet please", "Okay."),
         ("wait", "Okay."),
+        ("oh wait", "Okay."),  # as one is said over an answer (bargein.STOP_WORDS_BEFORE)
+        ("no, no, stop it", "Okay."),
+        ("hold on a second", "Okay."),
         ("I'm good", "Okay."),
         ("Thank you!", "You're welcome."),
         ("thanks a lot", "You're welcome."),
@@ -33,6 +36,7 @@ from assistant import courtesy
         # asks for something: another answerer's, or the LLM's
         ("pause", None),  # with a timer running, "Okay." would say it was paused
         ("stop the timer", None),
+        ("wait for me", None),
         ("cancel my alarm", None),
         ("never mind the weather, what time is it", None),
         ("thank you for the recipe, what else can i cook", None),
