@@ -9,8 +9,10 @@ database (`zoneinfo`: a zone named by its city, a country of the database's own 
 `PLACES`, the US states among them; a country of several zones by its main one, `MAIN_ZONES`; else
 a city GeoNames knows, by its zone: "in Kyoto"; a place it does not know goes to the LLM), and the
 time difference between two places, or a place and this computer ("Tokyo is 9 hours ahead of
-London.", `_difference`: the LLM said "approximately 2 hours, 30 minutes"); anything more ("what's
-the date of the moon landing") goes to the LLM as before. Matched on `asr.text.normalize()`d text,
+London.", `_difference`: the LLM said "approximately 2 hours, 30 minutes"), and the time zone a
+place is in, or this computer ("Tokyo is on Japan Time, UTC plus 9, ...", `_zone_of`: the zones'
+names are the Unicode CLDR's, as Babel ships them); anything more ("what's the date of the moon
+landing") goes to the LLM as before. Matched on `asr.text.normalize()`d text,
 the recognizer's own spelling, so typed and spoken questions alike.
 
     clock.answer("What time is it?", now)   # "It's 3:56 PM."
@@ -70,6 +72,15 @@ _PLACE = r"[a-z][a-z' ]*?"
 _ELSEWHERE = re.compile(  # "what time is it in tokyo", "what's the date in sydney"
     rf"{LEAD_IN}(?:{_ASK})?(?:(?P<time>{_QUESTIONS['time']})|{_QUESTIONS['date']}|{_QUESTIONS['day']})"
     rf" (?:in|over in) (?P<place>{_PLACE}){_AFTER}"
+)
+_ZONE_OF = re.compile(  # "what time zone is tokyo in", "what's my time zone"
+    rf"{LEAD_IN}(?:{_ASK})?(?:(?:what|which) time ?zone (?:is|are) (?P<place>{_PLACE}) (?:in|on)"
+    rf"|what time ?zone (?:does|do) (?P<uses>{_PLACE}) (?:use|have|keep)"
+    rf"|(?:what's|what is) the time ?zone (?:of|in|for) (?P<of>{_PLACE})"
+    rf"|(?P<here>(?:what|which) time ?zone (?:am i in|are we in|is this|is it|is it here|am i on|are we on)"
+    rf"|(?:what's|what is) (?:my|our|this computer's|the local|your) time ?zone"
+    rf"|(?:what's|what is) the time ?zone(?: here)?))"
+    rf"{_AFTER}"
 )
 _HERE = {"here", "me", "my time", "my time zone", "where i am", "where i live"}  # "us" is the US
 _DIFFERENCE = re.compile(  # "what's the time difference between london and tokyo", "... with tokyo"
@@ -215,6 +226,81 @@ def _difference(said: str, now: datetime | None = None) -> str | None:
     return f"{phrases.capitalized(name_b)} is {_hours_and_minutes(abs(minutes))} {ahead} {name_a}{more}."
 
 
+def _zone_of(said: str, now: datetime | None = None) -> str | None:
+    """ "Tokyo is on Japan Time, UTC plus 9, 8 hours ahead of you." for "what time zone is tokyo in"
+    (`_place`'s places; a US state whose other zones have other names says so: "; parts of Texas
+    are on Mountain Time"); "You're on Central European Time, UTC plus 1: this computer keeps
+    Paris's time." for "what's my time zone". None for any other question, or a place it does not
+    know. `said`: normalized."""
+    m = _ZONE_OF.fullmatch(said)
+    if m is None:
+        return None
+    here = (now or datetime.now()).astimezone()
+    if m["here"]:
+        from assistant.sky import local_zone  # sky reads the clock: imported here, not at the top
+
+        key = local_zone()
+        if key is None or "/" not in key or key.startswith("Etc/"):
+            return f"You're on {_utc(here)}: this computer's time zone names no place."
+        there = here.astimezone(zoneinfo.ZoneInfo(key))
+        named = f"{zone_name(key, there)}, " if zone_name(key, there) else ""
+        city = _said(key.rsplit("/", 1)[1].replace("_", " ").lower())
+        return f"You're on {named}{_utc(there)}: this computer keeps {city}'s time."
+    place = m["place"] or m["uses"] or m["of"]
+    if place in _HERE or (found := _place(place, here)) is None:
+        return None
+    zone, name, more = found
+    there = here.astimezone(zone)
+    minutes = int((there.utcoffset() - here.utcoffset()).total_seconds()) // 60
+    if minutes == 0:
+        relative = "as you are"
+    else:
+        relative = f"{_hours_and_minutes(abs(minutes))} {'ahead of' if minutes > 0 else 'behind'} you"
+    named = f"{zone_name(zone.key, there)}, " if zone_name(zone.key, there) else ""
+    parts = _state_zones(place.removeprefix("the "), zone.key, there)
+    return f"{phrases.capitalized(name)} is on {named}{_utc(there)}, {relative}{more}{parts}."
+
+
+def zone_name(key: str, at: datetime) -> str | None:
+    """The zone's English name, as the Unicode CLDR (Babel's) has it at `at`, less its season's word
+    ("Central Time", "Central European Time", "Greenwich Mean Time": the name holds all year); else
+    CLDR's generic one ("India Time"); None where CLDR has only an offset or no name of its own."""
+    from babel.dates import get_timezone_name
+
+    if key == "UTC":
+        return "Coordinated Universal Time"
+    specific = get_timezone_name(
+        at.astimezone(zoneinfo.ZoneInfo(key)), "long", locale="en_US"
+    )  # or "GMT+05:30"
+    if not specific.startswith("GMT") and "(" not in specific:
+        return re.sub(r" (?:Standard|Daylight|Summer) Time$", " Time", specific)
+    generic = get_timezone_name(key, "long", locale="en_US")  # "Argentina (Buenos Aires) Time" for none
+    return None if "Unknown" in generic or "(" in generic else generic
+
+
+def _utc(at: datetime) -> str:
+    """ "UTC plus 9", "UTC minus 3:30", "UTC": `at`'s offset, as said."""
+    minutes = int(at.utcoffset().total_seconds()) // 60
+    if minutes == 0:
+        return "UTC"
+    hours, rest = divmod(abs(minutes), 60)
+    return f"UTC {'plus' if minutes > 0 else 'minus'} {hours}" + (f":{rest:02d}" if rest else "")
+
+
+def _state_zones(place: str, main: str, at: datetime) -> str:
+    """ "; parts of Texas are on Mountain Time": a US state's other zones (the `us` package's), by
+    the names that differ from its main zone's; "" for any other place."""
+    atlas = places.atlas()
+    code = atlas.states.get(place)
+    if code not in atlas.state_zones:
+        return ""
+    main_name = zone_name(main, at)
+    others = {zone_name(key, at) for key in atlas.state_zones[code]} - {main_name, None}
+    if not others:
+        return ""
+    return f"; parts of {atlas.states[code]} are on {phrases.listed(sorted(others))}"
+
+
 def _hours_and_minutes(minutes: int) -> str:
     """330 → "5 hours and 30 minutes", 60 → "1 hour"."""
     hours, rest = divmod(minutes, 60)
@@ -271,7 +357,7 @@ def answer(text: str, now: datetime | None = None) -> str | None:
     said = normalize(text)
     kind = next((kind for kind, pattern in _PATTERNS.items() if pattern.fullmatch(said)), None)
     if kind is None:
-        return _time_in(said, now) or _difference(said, now)
+        return _time_in(said, now) or _difference(said, now) or _zone_of(said, now)
     now = now or datetime.now()
     said = {
         "time": time_of_day(now),

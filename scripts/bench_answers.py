@@ -49,12 +49,13 @@ LLM (an opposite WordNet lacks).
 
 `--places` asks why `assistant/places.py` answers capitals, populations and distances from GeoNames:
 for the 40 countries with the most people, "What's the capital of Japan?", "What's the population
-of Japan?" and "What currency does Japan use?", and for 12 pairs of cities, "How far is Paris from
-London?", and for the 50 US states, "What's the capital of Texas?" and "When did Texas become a
-state?"; per request, how many of the LLM's answers name the capital GeoNames (or the `us` package)
-names (or another of its names for it: "Kiev") or a word of its currency's name ("yen", "dollar"),
-say the year the state became one, or hold a number within 25% of its count or 15% of the great
-circle (kilometers or miles), beside how many places.py answered.
+of Japan?", "What currency does Japan use?" and "What language do they speak in Japan?"; for 12
+pairs of cities, "How far is Paris from London?"; and for the 50 US states, "What's the capital of
+Texas?" and "When did Texas become a state?". Per request, how many of the LLM's answers name the
+capital GeoNames (or the `us` package) names (or another of its names for it: "Kiev"), a word of
+its currency's name ("yen", "dollar"), one of the CLDR's official languages (or the main one where
+none is in law), the year the state became one, or hold a number within 25% of its count or 15% of
+the great circle (kilometers or miles), beside how many places.py answered.
 
     python scripts/bench_answers.py --places --samples 2
 """
@@ -452,6 +453,8 @@ def amounts(answer: str) -> list[tuple[float, str | None]]:
 
 
 def main_places(args: argparse.Namespace) -> None:
+    from babel.languages import get_official_languages
+
     started = time.strftime("%Y-%m-%d %H:%M")
     cfg = LlmConfig()
     llm = LocalLlm(cfg).build()
@@ -470,6 +473,9 @@ def main_places(args: argparse.Namespace) -> None:
         )
         currency = normalize(country.currency)  # "yen", "yuan renminbi": either word of it counts
         asked.append(("currency", f"What currency does {name} use?", set(currency.split()), currency))
+        spoken = places._language_names(get_official_languages(country.iso, de_facto=True))  # CLDR's
+        said = {normalize(language) for language in spoken}  # any one of them counts
+        asked.append(("language", f"What language do they speak in {name}?", said, ", ".join(spoken)))
     for code, capital in atlas.state_capitals.items():
         state = atlas.states[code]
         asked.append(("state capital", f"What's the capital of {state}?", {normalize(capital)}, capital))
@@ -479,13 +485,13 @@ def main_places(args: argparse.Namespace) -> None:
         one, other = atlas.cities[normalize(a)][0], atlas.cities[normalize(b)][0]
         km = places.great_circle_km((one.latitude, one.longitude), (other.latitude, other.longitude))
         asked.append(("distance", f"How far is {a} from {b}?", km, round(km)))
-    kinds = ("capital", "population", "currency", "distance", "state capital", "statehood")
+    kinds = ("capital", "population", "currency", "language", "distance", "state capital", "statehood")
     counts = {kind: Counter() for kind in kinds}
     for kind, question, right, geonames in asked:
         counts[kind]["ours"] += places.answer(question) is not None
         for _ in range(args.samples):
             said = "".join(llm.stream(build_messages(cfg.system_prompt, [], question)))
-            if kind in ("capital", "currency", "state capital"):
+            if kind in ("capital", "currency", "language", "state capital"):
                 held = any(f" {spelling} " in f" {normalize(said)} " for spelling in right)
             elif kind == "statehood":
                 held = any(year in said for year in right)

@@ -7,6 +7,9 @@ import pytest
 
 from assistant import clock
 
+DECEMBER = datetime(2026, 12, 7, 20, 56, tzinfo=UTC)  # winter in the north
+JULY = datetime(2026, 7, 7, 20, 56, tzinfo=UTC)
+
 SUNDAY = datetime(2026, 12, 6, 15, 56)
 
 
@@ -150,6 +153,58 @@ def test_the_time_difference_between_places(said, answer, monkeypatch):
     time.tzset()
     try:
         assert clock.answer(said, datetime(2026, 12, 7, 20, 56, tzinfo=UTC)) == answer
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+@pytest.mark.parametrize(
+    ("said", "at", "answer"),
+    [
+        # this computer's zone: the test's, Denver (UTC-7 in December, UTC-6 in July)
+        ("What time zone is Tokyo in?", DECEMBER, "Tokyo is on Japan Time, UTC plus 9, 16 hours ahead of"
+         " you."),
+        ("what time zone is texas in", DECEMBER, "Texas is on Central Time, UTC minus 6, 1 hour ahead of you;"
+         " parts of Texas are on Mountain Time."),  # the us package's zones
+        ("what's the time zone in new york", DECEMBER, "New York is on Eastern Time, UTC minus 5, 2 hours"
+         " ahead of you."),
+        ("what time zone does india use", DECEMBER, "India is on India Time, UTC plus 5:30, 12 hours and 30"
+         " minutes ahead of you."),
+        ("which time zone is london in", DECEMBER, "London is on Greenwich Mean Time, UTC, 7 hours ahead of"
+         " you."),
+        ("what time zone is paris in", JULY, "Paris is on Central European Time, UTC plus 2, 8 hours ahead of"
+         " you."),  # CLDR's "Central European Summer Time", less its season
+        ("what time zone is australia in", JULY, "Sydney is on Australian Eastern Time, UTC plus 10, 16 hours"
+         " ahead of you; Australia has 5 time zones."),  # no summer time in July
+        ("what time zone is buenos aires in", DECEMBER, "Buenos Aires is on UTC minus 3, 4 hours ahead of"
+         " you."),  # CLDR has no name of its own for it
+        ("what time zone is denver in", DECEMBER, "Denver is on Mountain Time, UTC minus 7, as you are."),
+        ("what's my time zone", DECEMBER, "You're on Mountain Time, UTC minus 7: this computer keeps Denver's"
+         " time."),
+        ("what time zone am i in", JULY, "You're on Mountain Time, UTC minus 6: this computer keeps Denver's"
+         " time."),
+        ("what time zone is narnia in", DECEMBER, None),  # the LLM's
+        ("what time zone is my phone in", DECEMBER, None),
+    ],
+)  # fmt: skip
+def test_what_time_zone_a_place_is_in(said, at, answer, monkeypatch):
+    """The zone's name from the Unicode CLDR (Babel's), its offset, and against this computer's."""
+    monkeypatch.setenv("TZ", "America/Denver")
+    time.tzset()
+    try:
+        assert clock.answer(said, at) == answer
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def test_a_computer_whose_zone_names_no_place_is_told_so(monkeypatch):
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    try:
+        assert clock.answer("what is my time zone", DECEMBER) == (
+            "You're on UTC: this computer's time zone names no place."
+        )
     finally:
         monkeypatch.undo()
         time.tzset()

@@ -115,5 +115,6 @@ def test_the_places_check_reads_geonames_as_the_pipeline_does():
     checks = {what: (ok, detail) for ok, what, detail in doctor.run_checks(Config()) if what == "places"}
     assert checks["places"] == (
         True,
-        "GeoNames: 252 countries, 34006 cities: The capital of Peru is Lima.",
+        "GeoNames: 252 countries, 34006 cities: The capital of Peru is Lima. The capital of Texas is Austin."
+        " The official languages of Peru are Spanish and Quechua.",
     )

@@ -254,3 +254,25 @@ def test_the_atlas_keeps_few_fields_and_every_country():
     assert sum(len(found) for found in atlas.cities.values()) == 34_006
     assert atlas.country("the united states") is atlas.country("usa") is atlas.country("us")
     assert all(c.capital == c.capital.strip() for c in atlas.countries.values())
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        ("What language do they speak in Brazil?", "The official language of Brazil is Portuguese."),
+        ("what is the official language of switzerland",  # not Swiss German beside German
+         "The official languages of Switzerland are German, French and Italian."),
+        ("what languages are spoken in spain", "The official language of Spain is Spanish; in parts of it,"
+         " Catalan, Galician and Basque too, and 1 more."),
+        ("what are the official languages of india", "The official languages of India are Hindi and English;"
+         " in parts of it, Bangla, Telugu and Marathi too, and 9 more."),
+        ("what language does mexico speak", "The main language of Mexico is Spanish."),  # none in law
+        ("what language do they speak in paris", "The official language of France is French."),  # a city's
+        ("what's canada's official language", "The official languages of Canada are English and French."),
+        ("what language do they speak in narnia", None),  # the LLM's
+    ],
+)  # fmt: skip
+def test_a_countrys_languages(said, answer):
+    """From the Unicode CLDR's territory data (Babel's, pinned): Brazil's Venetian, official in one
+    town, is not said (under REGIONAL_FROM percent of its people)."""
+    assert places.answer(said) == answer
