@@ -2,7 +2,7 @@
 capital, how far apart two places are, how many people live in one, where one is, a country's (or a
 US state's) largest city, a country's currency, calling code and area; from the `us` package, a
 US state's capital and the year it became a state; from the Unicode CLDR (Babel's), a country's
-official languages.
+official languages; and the largest country, in the world or on a continent.
 
 Asked the capital of Brazil, the embedded LLM said "Sao Paulo"; of Turkey, "Istanbul"; of
 Switzerland, "Lier"; of Mongolia, "Mongolia is a country located in Eastern Asia"; the population of
@@ -122,6 +122,12 @@ _REQUESTS = {
         rf"{_WHAT} the (?:area|size) of {_PLACE}",
     ),
     "largest": (rf"(?:{_WHAT}|which is|name) the (?:largest|biggest|most populous) city (?:in|of) {_PLACE}",),
+    "largest country": (
+        rf"(?:{_WHAT}|which is|name) the (?:largest|biggest) country(?: by area)?"
+        rf"(?: in the world| on earth| in {_PLACE})?",
+        rf"(?:what|which) (?:country|nation) is the (?:largest|biggest)"
+        rf"(?: in the world| on earth| in {_PLACE})?",
+    ),
     "languages": (
         rf"what languages? (?:do|does) (?:they|people|you|everyone) speak in {_PLACE}",
         rf"what languages? (?:is|are) spoken in {_PLACE}",
@@ -387,6 +393,24 @@ def _where(places: Atlas, m: re.Match) -> str | None:
     return where
 
 
+def _largest_country(places: Atlas, m: re.Match) -> str | None:
+    """The largest country by area, in the world or on a continent ("in africa"). Not the smallest:
+    GeoNames counts territories, with no mark of which are countries ("Mayotte" would be Africa's),
+    nor the most populous: its counts are older than India's passing China."""
+    continent = m["a"] if "a" in m.re.groupindex else None
+    found = [c for c in places.by_iso.values() if c.continent != "Antarctica"]
+    if continent:
+        found = [c for c in found if normalize(c.continent) == continent]
+        if not found:
+            return None
+    largest = max(found, key=lambda c: c.area_km2)
+    where = f" in {found[0].continent}" if continent else ""
+    return (
+        f"The largest country{where} is {largest.said}, about {_rounded(largest.area_km2)} square kilometers"
+        f" ({_rounded(largest.area_km2 * MILES_PER_KM**2)} square miles)."
+    )
+
+
 def _largest(places: Atlas, m: re.Match) -> str | None:
     words = m["a"]
     if code := places.states.get(words):
@@ -503,6 +527,7 @@ _ANSWERS = {
     "area": _area,
     "largest": _largest,
     "languages": _languages,
+    "largest country": _largest_country,
     "statehood": _statehood,
 }
 

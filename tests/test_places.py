@@ -276,3 +276,20 @@ def test_a_countrys_languages(said, answer):
     """From the Unicode CLDR's territory data (Babel's, pinned): Brazil's Venetian, official in one
     town, is not said (under REGIONAL_FROM percent of its people)."""
     assert places.answer(said) == answer
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        ("What's the largest country in the world?", "The largest country is Russia, about 17 million square"
+         " kilometers (6.6 million square miles)."),  # the LLM: "China"
+        ("which country is the biggest", "The largest country is Russia, about 17 million square kilometers"
+         " (6.6 million square miles)."),
+        ("what is the largest country in africa", "The largest country in Africa is Algeria, about 2.4"
+         " million square kilometers (920,000 square miles)."),
+        ("what is the largest country in narnia", None),
+        ("what is the smallest country in the world", None),  # GeoNames' territories are not marked
+    ],
+)  # fmt: skip
+def test_the_largest_country(said, answer):
+    assert places.answer(said) == answer
