@@ -82,6 +82,12 @@ _ZONE_OF = re.compile(  # "what time zone is tokyo in", "what's my time zone"
     rf"|(?:what's|what is) the time ?zone(?: here)?))"
     rf"{_AFTER}"
 )
+_ZONE_COUNT = re.compile(  # "how many time zones does russia have"
+    rf"{LEAD_IN}(?:{_ASK})?how many time ?zones (?:does|do) (?P<place>{_PLACE}) have"
+    rf"|{LEAD_IN}(?:{_ASK})?how many time ?zones (?:are there |are )?in (?P<in>{_PLACE})"
+    rf"|{LEAD_IN}(?:{_ASK})?how many time ?zones (?:is|are) (?P<spans>{_PLACE})"
+    rf" (?:in|split into|divided into)"
+)
 _HERE = {"here", "me", "my time", "my time zone", "where i am", "where i live"}  # "us" is the US
 _DIFFERENCE = re.compile(  # "what's the time difference between london and tokyo", "... with tokyo"
     rf"{LEAD_IN}(?:{_ASK})?(?:what's |what is )?(?:the )?time difference (?:between (?P<first>{_PLACE})"
@@ -129,6 +135,9 @@ MAIN_ZONES = {
     "congo": "Africa/Kinshasa", "greenland": "America/Nuuk", "kiribati": "Pacific/Tarawa",
     "micronesia": "Pacific/Pohnpei", "french polynesia": "Pacific/Tahiti",
 }  # fmt: skip
+# Countries of one zone by law that zone.tab lists more for: Xinjiang keeps its own clock by custom
+# (Asia/Urumqi, 2 hours behind Beijing), but China has one time zone
+ONE_ZONE_BY_LAW = {"china": "Asia/Shanghai"}
 _UPPER = {"uk", "us", "usa", "uae", "d", "c", "utc", "gmt"}  # said as letters: "the UK", "Washington D C"
 _SAME = {"us": "united states", "usa": "united states", "america": "united states",
          "uae": "united arab emirates"}  # fmt: skip
@@ -261,6 +270,32 @@ def _zone_of(said: str, now: datetime | None = None) -> str | None:
     return f"{phrases.capitalized(name)} is on {named}{_utc(there)}, {relative}{more}{parts}."
 
 
+def _zone_count(said: str, now: datetime | None = None) -> str | None:
+    """ "Russia has 11 time zones." for "how many time zones does russia have": the offsets its zones
+    keep now (zone.tab's zones of a country; a US state's from the `us` package), so that the US's
+    Arizona, on Mountain Time without summer time, is not one more in winter; "Japan has one time
+    zone: Japan Time, UTC plus 9." None for any other question, or a place it does not know."""
+    m = _ZONE_COUNT.fullmatch(said)
+    if m is None:
+        return None
+    spoken = m["place"] or m["in"] or m["spans"]
+    place = _SAME.get(spoken.removeprefix("the "), spoken.removeprefix("the "))
+    atlas = places.atlas()
+    code = atlas.state(place)
+    zones = list(atlas.state_zones[code]) if code in atlas.state_zones else _countries().get(place)
+    zones = [ONE_ZONE_BY_LAW[place]] if place in ONE_ZONE_BY_LAW else zones
+    if not zones:
+        return None
+    here = (now or datetime.now()).astimezone()
+    offsets = {here.astimezone(zoneinfo.ZoneInfo(z)).utcoffset() for z in zones}
+    name = phrases.capitalized(atlas.states[code] if code else _said(spoken))
+    if len(offsets) > 1:
+        return f"{name} has {len(offsets)} time zones."
+    there = here.astimezone(zoneinfo.ZoneInfo(zones[0]))
+    named = f"{zone_name(zones[0], there)}, " if zone_name(zones[0], there) else ""
+    return f"{name} has one time zone: {named}{_utc(there)}."
+
+
 def zone_name(key: str, at: datetime) -> str | None:
     """The zone's English name, as the Unicode CLDR (Babel's) has it at `at`, less its season's word
     ("Central Time", "Central European Time", "Greenwich Mean Time": the name holds all year); else
@@ -357,7 +392,7 @@ def answer(text: str, now: datetime | None = None) -> str | None:
     said = normalize(text)
     kind = next((kind for kind, pattern in _PATTERNS.items() if pattern.fullmatch(said)), None)
     if kind is None:
-        return _time_in(said, now) or _difference(said, now) or _zone_of(said, now)
+        return _time_in(said, now) or _difference(said, now) or _zone_of(said, now) or _zone_count(said, now)
     now = now or datetime.now()
     said = {
         "time": time_of_day(now),

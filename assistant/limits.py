@@ -71,6 +71,8 @@ _CANNOT = (  # (what is asked, from the start of the request; the answer)
         r"(?:convert|change|exchange) .*\b(?:dollars?|euros?|pounds? to (?:dollars|euros)|yen|pesos?"
         r"|rupees?|yuan|francs?|currenc(?:y|ies)|money)\b"
         r"|how many (?:dollars|euros|yen|pesos|rupees|yuan) (?:is|are|in|to|for)"
+        r"|(?:what's|what is|how much is) .*\b(?:dollars?|euros?|pounds?|yen|pesos?|rupees?|yuan|francs?)"
+        r" in (?:dollars|euros|pounds|yen|pesos|rupees|yuan|francs|us dollars|british pounds)$"
         r"|(?:what's|what is) the exchange rate|exchange rates?\b",
         f"I can't convert money: exchange rates change every day, and {OFFLINE}",
     ),

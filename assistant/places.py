@@ -193,6 +193,12 @@ class Atlas:
         """The country `words` name, with "the" or without: "the netherlands", "the states", "uk"."""
         return self.countries.get(words) or self.countries.get(words.removeprefix("the "))
 
+    def state(self, words: str) -> str | None:
+        """The code of the US state `words` name: "texas", "the state of washington", "washington
+        state"."""
+        words = words.removeprefix("the ").removeprefix("state of ").removesuffix(" state")
+        return self.states.get(words) if words in self.states and words.islower() else None
+
     def cities_called(self, words: str) -> tuple[City, ...]:
         """The cities `words` name, most people first: by GeoNames' name, else by another of theirs,
         else "paris texas", "london canada": a city in the state or the country said after it."""
@@ -294,7 +300,7 @@ def answer(text: str) -> str | None:
 
 def _capital(places: Atlas, m: re.Match) -> str | None:
     """A country's capital, a US state's, or both where they share a name (Georgia)."""
-    country, code = places.country(m["a"]), places.states.get(m["a"])
+    country, code = places.country(m["a"]), places.state(m["a"])
     state = f"{places.states[code]} is {places.state_capitals[code]}" if code in places.state_capitals else ""
     if country is None or not country.capital:
         return f"The capital of {state}." if state else None
@@ -377,7 +383,7 @@ def _where(places: Atlas, m: re.Match) -> str | None:
             return f"{said} is in {country.continent}."
         named = [c.said for c in neighbours[:4]] + [f"{len(neighbours) - 4} more"] * (len(neighbours) > 4)
         return f"{said} is in {country.continent}, bordering {listed(named)}."
-    if code := places.states.get(words):
+    if code := places.state(words):
         return f"{places.states[code]} is a state of the United States."
     if words.split()[0] in ("my", "your", "the", "our", "his", "her", "their", "a", "an", "this", "that"):
         return None  # "where is my phone", "where is the bathroom"
@@ -413,7 +419,7 @@ def _largest_country(places: Atlas, m: re.Match) -> str | None:
 
 def _largest(places: Atlas, m: re.Match) -> str | None:
     words = m["a"]
-    if code := places.states.get(words):
+    if code := places.state(words):
         found = [
             c for cities in places.cities.values() for c in cities if c.country == "US" and c.region == code
         ]
@@ -459,7 +465,7 @@ def _area(places: Atlas, m: re.Match) -> str | None:
 def _statehood(places: Atlas, m: re.Match) -> str | None:
     """The year a US state became one; the thirteen that founded the union, the year each ratified
     the Constitution (the `us` package's years: Delaware 1787, Rhode Island 1790)."""
-    code = places.states.get(m["a"])
+    code = places.state(m["a"])
     if code not in places.statehood:
         return None
     name, year = places.states[code], places.statehood[code]

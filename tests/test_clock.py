@@ -208,3 +208,22 @@ def test_a_computer_whose_zone_names_no_place_is_told_so(monkeypatch):
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+@pytest.mark.parametrize(
+    ("said", "at", "answer"),
+    [
+        ("How many time zones does Russia have?", DECEMBER, "Russia has 11 time zones."),
+        ("how many time zones are there in the us", DECEMBER, "The US has 6 time zones."),
+        ("how many time zones does texas have", DECEMBER, "Texas has 2 time zones."),  # the us package's
+        ("how many time zones in australia", DECEMBER, "Australia has 6 time zones."),
+        ("how many time zones in australia", JULY, "Australia has 5 time zones."),  # no summer time then
+        ("how many time zones does japan have", DECEMBER, "Japan has one time zone: Japan Time, UTC plus 9."),
+        ("how many time zones does china have", DECEMBER, "China has one time zone: China Time, UTC plus 8."),
+        ("how many time zones does narnia have", DECEMBER, None),
+    ],
+)
+def test_how_many_time_zones_a_country_has(said, at, answer):
+    """Counted as the offsets its zones keep at `at`: Arizona's Mountain Time without summer time
+    is not one more."""
+    assert clock.answer(said, at) == answer

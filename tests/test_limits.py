@@ -43,6 +43,8 @@ from assistant import limits
         ("Convert ten dollars to euros.", "I can't convert money: exchange rates change every day"),
         ("How many euros is fifty dollars?", "I can't convert money"),
         ("What's the exchange rate for the yen?", "I can't convert money"),
+        ("What's 20 dollars in euros?", "I can't convert money"),  # the LLM made a rate up
+        ("how much is a dollar in yen", "I can't convert money"),
         ("What's the price of bitcoin?", "I can't look up prices or the markets"),
         ("How is the stock market doing today?", "I can't look up prices or the markets"),
         ("Who won the game last night?", "I can't look up scores or results"),

@@ -36,6 +36,7 @@ def test_a_countrys_capital(said, answer):
     [
         ("What's the capital of Texas?", "The capital of Texas is Austin."),
         ("capital of new york", "The capital of New York is Albany."),  # not New York City
+        ("what's the capital of the state of washington", "The capital of Washington is Olympia."),
         ("what's california's capital", "The capital of California is Sacramento."),
         ("When did Hawaii become a state?", "Hawaii became a state in 1959."),
         ("what year was alaska admitted to the union", "Alaska became a state in 1959."),
