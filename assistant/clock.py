@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
+import os
 import re
 import zoneinfo
 from datetime import datetime
+from pathlib import Path
 
 from assistant import phrases, places
 from assistant.asr.text import normalize
@@ -163,6 +165,21 @@ def zone_table() -> list[tuple[str, str, str]]:
     return [tuple(line.split("\t")[:3]) for line in lines if line and not line.startswith("#")]
 
 
+def local_zone() -> str | None:
+    """This computer's IANA zone ("Europe/Paris"): $TZ, else where /etc/localtime links to, else
+    /etc/timezone; None when none names one."""
+    if (tz := os.environ.get("TZ", "").lstrip(":")) and "/" in tz:
+        return tz
+    localtime = Path("/etc/localtime")
+    if localtime.is_symlink() and "zoneinfo/" in (target := str(localtime.resolve())):
+        return target.split("zoneinfo/", 1)[1]
+    try:
+        named = Path("/etc/timezone").read_text().strip()
+    except OSError:
+        return None
+    return named or None
+
+
 @functools.cache
 def _countries() -> dict[str, list[str]]:
     """Spoken country → its zones, from the tz database's own tables (tzdata's iso3166.tab, names by
@@ -246,15 +263,11 @@ def _zone_of(said: str, now: datetime | None = None) -> str | None:
         return None
     here = (now or datetime.now()).astimezone()
     if m["here"]:
-        from assistant.sky import local_zone  # sky reads the clock: imported here, not at the top
-
         key = local_zone()
         if key is None or "/" not in key or key.startswith("Etc/"):
             return f"You're on {_utc(here)}: this computer's time zone names no place."
-        there = here.astimezone(zoneinfo.ZoneInfo(key))
-        named = f"{zone_name(key, there)}, " if zone_name(key, there) else ""
         city = _said(key.rsplit("/", 1)[1].replace("_", " ").lower())
-        return f"You're on {named}{_utc(there)}: this computer keeps {city}'s time."
+        return f"You're on {_named_offset(key, here)}: this computer keeps {city}'s time."
     place = m["place"] or m["uses"] or m["of"]
     if place in _HERE or (found := _place(place, here)) is None:
         return None
@@ -265,9 +278,8 @@ def _zone_of(said: str, now: datetime | None = None) -> str | None:
         relative = "as you are"
     else:
         relative = f"{_hours_and_minutes(abs(minutes))} {'ahead of' if minutes > 0 else 'behind'} you"
-    named = f"{zone_name(zone.key, there)}, " if zone_name(zone.key, there) else ""
     parts = _state_zones(place.removeprefix("the "), zone.key, there)
-    return f"{phrases.capitalized(name)} is on {named}{_utc(there)}, {relative}{more}{parts}."
+    return f"{phrases.capitalized(name)} is on {_named_offset(zone.key, here)}, {relative}{more}{parts}."
 
 
 def _zone_count(said: str, now: datetime | None = None) -> str | None:
@@ -291,9 +303,7 @@ def _zone_count(said: str, now: datetime | None = None) -> str | None:
     name = phrases.capitalized(atlas.states[code] if code else _said(spoken))
     if len(offsets) > 1:
         return f"{name} has {len(offsets)} time zones."
-    there = here.astimezone(zoneinfo.ZoneInfo(zones[0]))
-    named = f"{zone_name(zones[0], there)}, " if zone_name(zones[0], there) else ""
-    return f"{name} has one time zone: {named}{_utc(there)}."
+    return f"{name} has one time zone: {_named_offset(zones[0], here)}."
 
 
 def zone_name(key: str, at: datetime) -> str | None:
@@ -313,6 +323,13 @@ def zone_name(key: str, at: datetime) -> str | None:
     return None if "Unknown" in generic or "(" in generic else generic
 
 
+def _named_offset(key: str, at: datetime) -> str:
+    """ "Japan Time, UTC plus 9"; "UTC minus 3" for a zone CLDR names not: zone `key` at `at`."""
+    there = at.astimezone(zoneinfo.ZoneInfo(key))
+    name = zone_name(key, there)
+    return f"{name}, {_utc(there)}" if name else _utc(there)
+
+
 def _utc(at: datetime) -> str:
     """ "UTC plus 9", "UTC minus 3:30", "UTC": `at`'s offset, as said."""
     minutes = int(at.utcoffset().total_seconds()) // 60
@@ -326,7 +343,7 @@ def _state_zones(place: str, main: str, at: datetime) -> str:
     """ "; parts of Texas are on Mountain Time": a US state's other zones (the `us` package's), by
     the names that differ from its main zone's; "" for any other place."""
     atlas = places.atlas()
-    code = atlas.states.get(place)
+    code = atlas.state(place)
     if code not in atlas.state_zones:
         return ""
     main_name = zone_name(main, at)

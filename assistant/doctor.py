@@ -173,9 +173,9 @@ def _memory(cfg: Config) -> str:
 def _time_zone() -> str:
     """The zone whose city sunrise and sunset are said for (`sky.py`); a note, not a failure, where
     it has none (a server's UTC)."""
-    from assistant import sky
+    from assistant import clock, sky
 
-    zone = sky.local_zone()
+    zone = clock.local_zone()
     if zone is not None and (city := sky.zone_city(zone)) is not None:
         return f"{zone}: sunrise and sunset are said for {city}"
     return (

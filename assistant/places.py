@@ -343,12 +343,12 @@ def _crow_flies(start: str, end: str, km: float) -> str:
 def _from_here(places: Atlas, words: str) -> str | None:
     """From the city of this computer's time zone (all the assistant knows of where it is, and said
     so) to the place named."""
-    from assistant import sky  # here: sky.py reads this module's cities for "the sun in tokyo"
+    from assistant import clock, sky  # here: both read this module's cities ("the time in kyoto")
 
     there, country = places.place(words)
     if there is None:
         return None  # "how far is the airport": limits.py's
-    zone = sky.local_zone()
+    zone = clock.local_zone()
     here = sky.zone_coordinates(zone) if zone else None  # zone.tab's, as the sun's times are
     if here is None:
         return (

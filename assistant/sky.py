@@ -4,8 +4,8 @@ Asked when the sun sets, the embedded LLM said "The sun sets at 12:30pm today, b
 to set for another 9 hours later tomorrow night."; asked the moon's phase, on a waning crescent,
 "The moon is currently in the gibbous phase, which means it's about to be full." (`assistant chat
 --mute`, 2026-12-07). The assistant does not know where the computer is, only its time zone
-(`local_zone`), so the sun's times are those of the zone's own city, from the tz database's zone.tab
-("Europe/Paris": Paris), and the answer names it: "In Paris, the sun sets at 4:53 PM today." A
+(`clock.local_zone`), so the sun's times are those of the zone's own city, from the tz database's
+zone.tab ("Europe/Paris": Paris), and the answer names it: "In Paris, the sun sets at 4:53 PM today." A
 computer whose zone has no city (UTC) is told so. A place named ("... in tokyo") is GeoNames' city
 (`places.py`), its times said in its own time. The moon's phase is the same everywhere. Matched
 whole on `asr.text.normalize()`d text, as `clock.py` does.
@@ -18,15 +18,13 @@ whole on `asr.text.normalize()`d text, as `clock.py` does.
 from __future__ import annotations
 
 import functools
-import os
 import re
 from datetime import date, datetime, timedelta
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from assistant import phrases, places
 from assistant.asr.text import normalize
-from assistant.clock import date_of, time_of_day, zone_table
+from assistant.clock import date_of, local_zone, time_of_day, zone_table
 
 _DAY = r"(?: (?P<day>today|tonight|tomorrow|this evening|this morning|tomorrow morning|tomorrow evening))?"
 _SUNSET = (
@@ -151,21 +149,6 @@ def _next_full_moon(day: date) -> date:
         if ages[n] <= 14 < ages[n + 1]:  # full between these two days
             return days[n] if 14 - ages[n] <= ages[n + 1] - 14 else days[n + 1]
     return days[0]  # unreachable: a lunar month is 29.5 days
-
-
-def local_zone() -> str | None:
-    """This computer's IANA zone ("Europe/Paris"): $TZ, else where /etc/localtime links to, else
-    /etc/timezone; None when none names one."""
-    if (tz := os.environ.get("TZ", "").lstrip(":")) and "/" in tz:
-        return tz
-    localtime = Path("/etc/localtime")
-    if localtime.is_symlink() and "zoneinfo/" in (target := str(localtime.resolve())):
-        return target.split("zoneinfo/", 1)[1]
-    try:
-        named = Path("/etc/timezone").read_text().strip()
-    except OSError:
-        return None
-    return named or None
 
 
 def zone_city(zone: str) -> str | None:

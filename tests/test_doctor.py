@@ -107,7 +107,7 @@ def test_the_memory_check_notes_a_window_the_embedded_model_copies_from(tmp_path
     ],
 )
 def test_the_time_zone_sunrise_and_sunset_go_by_is_named(monkeypatch, zone, says):
-    monkeypatch.setenv("TZ", zone)  # read as the zone's name, as `sky.local_zone` does
+    monkeypatch.setenv("TZ", zone)  # read as the zone's name, as `clock.local_zone` does
     assert doctor._time_zone().startswith(says)
 
 

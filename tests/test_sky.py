@@ -5,7 +5,7 @@ from datetime import datetime
 
 import pytest
 
-from assistant import sky
+from assistant import clock, sky
 
 
 @pytest.fixture
@@ -41,7 +41,7 @@ NOON = datetime(2026, 12, 7, 12, 0)  # local time, in the zone set
 def test_the_sun_for_the_time_zones_city(zone, asked, says):
     """Asked when the sun sets, the LLM said "The sun sets at 12:30pm today, ..."."""
     zone("Europe/Paris")
-    assert sky.local_zone() == "Europe/Paris"
+    assert clock.local_zone() == "Europe/Paris"
     assert sky.answer(asked, NOON) == says
 
 
