@@ -301,13 +301,13 @@ def answer(text: str) -> str | None:
 def _capital(places: Atlas, m: re.Match) -> str | None:
     """A country's capital, a US state's, or both where they share a name (Georgia)."""
     country, code = places.country(m["a"]), places.state(m["a"])
-    state = f"{places.states[code]} is {places.state_capitals[code]}" if code in places.state_capitals else ""
+    state_capital = places.state_capitals.get(code)
     if country is None or not country.capital:
-        return f"The capital of {state}." if state else None
-    if state:
+        return f"The capital of {places.states[code]} is {state_capital}." if state_capital else None
+    if state_capital:
         return (
             f"The capital of {country.said}, the country, is {country.capital}; of the state of"
-            f" {places.states[code]}, {places.state_capitals[code]}."
+            f" {places.states[code]}, {state_capital}."
         )
     return f"The capital of {country.said} is {country.capital}."
 
@@ -486,8 +486,10 @@ def _languages(places: Atlas, m: re.Match) -> str | None:
         country = places.by_iso[city.country]
     if country is None:
         return None
-    official = _language_names(languages.get_official_languages(country.iso))
     in_fact = _language_names(languages.get_official_languages(country.iso, de_facto=True))
+    if not in_fact:
+        return None
+    official = _language_names(languages.get_official_languages(country.iso))
     spoken = languages.get_territory_language_info(country.iso)
     regional = _language_names(
         tuple(
@@ -497,8 +499,6 @@ def _languages(places: Atlas, m: re.Match) -> str | None:
         )
     )
     regional = [name for name in regional if name not in in_fact]
-    if not in_fact:
-        return None
     if not official:
         said = f"The main language of {country.said} is {in_fact[0]}"
     elif len(official) == 1:
