@@ -81,9 +81,18 @@ _CANNOT = (  # (what is asked, from the start of the request; the answer)
         r"|one bitcoin|bitcoin)|how (?:is|are|did|was) the (?:stock market|stocks|markets?|dow|nasdaq)",
         f"I can't look up prices or the markets: {OFFLINE}",
     ),
-    (  # "The game was won by the team of Elon Musk."
-        r"who won (?:the game|the match|last night|yesterday|today)|(?:what's|what is|what was) the score",
+    (  # "The game was won by the team of Elon Musk."; "The last world cup was won by the United States"
+        r"who won (?:the game|the match|last night|yesterday|today)|(?:what's|what is|what was) the score"
+        r"|who won (?:the )?(?:last|latest|most recent|this year's|last year's) .+"
+        r"|who won the (?:super bowl|world cup|world series|stanley cup|nba finals|election|championship)$",
         f"I can't look up scores or results: {OFFLINE}",
+    ),
+    (  # "The prime minister of the UK is Theresa May.", "The CEO of Apple is Steve Jobs." (2026-12-07):
+        # what the model learnt is years old; who held an office then ("who was") is the LLM's
+        r"who(?:'s| is| are) (?:the )?(?:current |new |present )?(?:president|vice president|prime minister"
+        r"|chancellor|pope|ceo|chief executive|mayor|governor|premier|first minister|secretary general"
+        r"|head of state|head of government|leader)s?(?: (?:of|in|for|at) .+)?",
+        f"I can't know who holds an office now: what I know is a few years old, and {OFFLINE}",
     ),
     (  # "paris is approximately 2,140 kilometers (1,238 miles) from London.", "The traffic is quite light"
         r"(?!.*\b(?:the )?(?:moon|sun|earth|mars|venus|mercury|jupiter|saturn|uranus|neptune|pluto)\b)"

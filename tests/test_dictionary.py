@@ -235,7 +235,8 @@ def test_missing_wordnet_is_said_and_the_doctor_names_the_fix(tmp_path, monkeypa
             "I know 6 people called Ford: John Ford, Henry Ford II, Edsel Bryant Ford and others. Ask me"
             " about one by the whole name.",
         ),
-        # nobody WordNet knows (it is from 2006), or not a person: the LLM's
+        # nobody WordNet knows (it is from 2006), or not a person: the LLM's (or limits.py's: "who is the
+        # president")
         ("who is obama", None),
         ("who is alex", None),
         ("who is the president", None),

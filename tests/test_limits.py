@@ -46,6 +46,11 @@ from assistant import limits
         ("What's 20 dollars in euros?", "I can't convert money"),  # the LLM made a rate up
         ("how much is a dollar in yen", "I can't convert money"),
         ("What's the price of bitcoin?", "I can't look up prices or the markets"),
+        ("Who won the last world cup?", "I can't look up scores or results"),  # the LLM: "the United States"
+        ("who won the super bowl", "I can't look up scores or results"),
+        ("Who is the prime minister of the UK?", "I can't know who holds an office now"),  # "Theresa May"
+        ("who's the ceo of apple", "I can't know who holds an office now"),  # the LLM: "Steve Jobs"
+        ("who is the president", "I can't know who holds an office now"),
         ("How is the stock market doing today?", "I can't look up prices or the markets"),
         ("Who won the game last night?", "I can't look up scores or results"),
         ("What's the score of the Lakers game?", "I can't look up scores or results"),
@@ -61,6 +66,8 @@ from assistant import limits
         ("Call me Sam.", None),
         ("Turn the page.", None),
         ("What is the capital of France?", None),
+        ("Who was the first president of the United States?", None),  # history: the LLM's
+        ("who won the world cup in 2010", None),
         ("What is a calendar?", None),
         ("How many pounds in a kilogram?", None),  # units.py's
         ("Who won the world cup in 1998?", None),  # history: the LLM's
