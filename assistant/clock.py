@@ -75,13 +75,15 @@ _ELSEWHERE = re.compile(  # "what time is it in tokyo", "what's the date in sydn
     rf"{LEAD_IN}(?:{_ASK})?(?:(?P<time>{_QUESTIONS['time']})|{_QUESTIONS['date']}|{_QUESTIONS['day']})"
     rf" (?:in|over in) (?P<place>{_PLACE}){_AFTER}"
 )
-_ZONE_OF = re.compile(  # "what time zone is tokyo in", "what's my time zone"
-    rf"{LEAD_IN}(?:{_ASK})?(?:(?:what|which) time ?zone (?:is|are) (?P<place>{_PLACE}) (?:in|on)"
+_ZONE_OF = re.compile(  # "what time zone is tokyo in", "what's my time zone" (this computer's first)
+    rf"{LEAD_IN}(?:{_ASK})?(?:(?P<here>(?:what|which) time ?zone (?:am i in|are we in|is this|is it"
+    rf"|is it here|am i on|are we on)|(?:what's|what is) (?:my|our|this computer's|the local|your) time ?zone"
+    rf"|(?:what's|what is) the time ?zone(?: here)?)"
+    rf"|(?:what|which) time ?zone is it in (?P<it_in>{_PLACE})"
+    rf"|(?:what|which) time ?zone (?:is|are) (?P<place>{_PLACE})(?: in| on)?"
     rf"|what time ?zone (?:does|do) (?P<uses>{_PLACE}) (?:use|have|keep)"
-    rf"|(?:what's|what is) the time ?zone (?:of|in|for) (?P<of>{_PLACE})"
-    rf"|(?P<here>(?:what|which) time ?zone (?:am i in|are we in|is this|is it|is it here|am i on|are we on)"
-    rf"|(?:what's|what is) (?:my|our|this computer's|the local|your) time ?zone"
-    rf"|(?:what's|what is) the time ?zone(?: here)?))"
+    rf"|what time ?zone (?:do|does) (?:they|people) (?:use|have|keep) in (?P<use_in>{_PLACE})"
+    rf"|(?:(?:what's|what is) )?the time ?zone (?:of|in|for) (?P<of>{_PLACE}))"
     rf"{_AFTER}"
 )
 _ZONE_COUNT = re.compile(  # "how many time zones does russia have"
@@ -268,7 +270,7 @@ def _zone_of(said: str, now: datetime | None = None) -> str | None:
             return f"You're on {_utc(here)}: this computer's time zone names no place."
         city = _said(key.rsplit("/", 1)[1].replace("_", " ").lower())
         return f"You're on {_named_offset(key, here)}: this computer keeps {city}'s time."
-    place = m["place"] or m["uses"] or m["of"]
+    place = m["place"] or m["it_in"] or m["uses"] or m["use_in"] or m["of"]
     if place in _HERE or (found := _place(place, here)) is None:
         return None
     zone, name, more = found

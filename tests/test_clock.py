@@ -183,6 +183,12 @@ def test_the_time_difference_between_places(said, answer, monkeypatch):
          " time."),
         ("what time zone am i in", JULY, "You're on Mountain Time, UTC minus 6: this computer keeps Denver's"
          " time."),
+        ("what time zone is it in tokyo", DECEMBER, "Tokyo is on Japan Time, UTC plus 9, 16 hours ahead of"
+         " you."),
+        ("what time zone do they use in japan", DECEMBER, "Japan is on Japan Time, UTC plus 9, 16 hours"
+         " ahead of you."),
+        ("what time zone is this", DECEMBER, "You're on Mountain Time, UTC minus 7: this computer keeps"
+         " Denver's time."),
         ("what time zone is narnia in", DECEMBER, None),  # the LLM's
         ("what time zone is my phone in", DECEMBER, None),
     ],
