@@ -154,8 +154,13 @@ def _zones() -> dict[str, str]:
     zones = {}
     for key in sorted(zoneinfo.available_timezones()):
         if "/" in key and not key.startswith(("Etc/", "SystemV/", "US/")):
-            zones.setdefault(key.rsplit("/", 1)[1].replace("_", " ").lower(), key)
+            zones.setdefault(zone_city_name(key).lower(), key)
     return zones | PLACES
+
+
+def zone_city_name(zone: str) -> str:
+    """ "America/New_York" → "New York": the city the tz database names a zone by."""
+    return zone.rsplit("/", 1)[1].replace("_", " ")
 
 
 @functools.cache
@@ -268,8 +273,7 @@ def _zone_of(said: str, now: datetime | None = None) -> str | None:
         key = local_zone()
         if key is None or "/" not in key or key.startswith("Etc/"):
             return f"You're on {_utc(here)}: this computer's time zone names no place."
-        city = _said(key.rsplit("/", 1)[1].replace("_", " ").lower())
-        return f"You're on {_named_offset(key, here)}: this computer keeps {city}'s time."
+        return f"You're on {_named_offset(key, here)}: this computer keeps {zone_city_name(key)}'s time."
     place = m["place"] or m["it_in"] or m["uses"] or m["use_in"] or m["of"]
     if place in _HERE or (found := _place(place, here)) is None:
         return None
@@ -301,7 +305,7 @@ def _zone_count(said: str, now: datetime | None = None) -> str | None:
     if not zones:
         return None
     here = (now or datetime.now()).astimezone()
-    offsets = {here.astimezone(zoneinfo.ZoneInfo(z)).utcoffset() for z in zones}
+    offsets = _offsets(zones, here)
     name = phrases.capitalized(atlas.states[code] if code else _said(spoken))
     if len(offsets) > 1:
         return f"{name} has {len(offsets)} time zones."
@@ -372,15 +376,20 @@ def _place(spoken: str, here: datetime) -> tuple[zoneinfo.ZoneInfo, str, str] | 
     more = ""
     if (zone := _zones().get(place)) is None:
         zones = _countries().get(place, [])
-        offsets = {here.astimezone(zoneinfo.ZoneInfo(z)).utcoffset() for z in zones}
+        offsets = _offsets(zones, here)
         if len(offsets) == 1:  # "germany": Berlin and Busingen keep the same time
             zone = zones[0]
         elif (zone := MAIN_ZONES.get(place)) is None:
             return _city(place)
         else:
             more = f"; {the}{_said(said)} has {len(offsets)} time zones"
-            said, the = zone.rsplit("/", 1)[1].replace("_", " ").lower(), ""  # "in Sydney"
+            said, the = zone_city_name(zone).lower(), ""  # "in Sydney"
     return zoneinfo.ZoneInfo(zone), f"{the}{_said(said)}", more
+
+
+def _offsets(zones: list[str], at: datetime) -> set:
+    """The distinct UTC offsets (timedeltas) `zones` keep at `at`: a country's time zones that day."""
+    return {at.astimezone(zoneinfo.ZoneInfo(z)).utcoffset() for z in zones}
 
 
 def _city(place: str) -> tuple[zoneinfo.ZoneInfo, str, str] | None:

@@ -24,7 +24,7 @@ from zoneinfo import ZoneInfo
 
 from assistant import phrases, places
 from assistant.asr.text import normalize
-from assistant.clock import date_of, local_zone, time_of_day, zone_table
+from assistant.clock import date_of, local_zone, time_of_day, zone_city_name, zone_table
 
 _DAY = r"(?: (?P<day>today|tonight|tomorrow|this evening|this morning|tomorrow morning|tomorrow evening))?"
 _SUNSET = (
@@ -88,7 +88,7 @@ def _sun(kind: str, day_said: str, now: datetime) -> str:
     place = zone_coordinates(zone) if zone else None
     if place is None:
         return _NO_PLACE.format(zone=zone or "unknown")
-    return _sun_at(kind, day_said, now, _city(zone), place, zone)
+    return _sun_at(kind, day_said, now, zone_city_name(zone), place, zone)
 
 
 def _sun_in(kind: str, day_said: str, now: datetime, words: str) -> str | None:
@@ -154,11 +154,7 @@ def _next_full_moon(day: date) -> date:
 def zone_city(zone: str) -> str | None:
     """ "America/New_York" → "New York": the city whose sunrise and sunset are said; None for a zone
     zone.tab does not list (UTC)."""
-    return _city(zone) if zone in _places() else None
-
-
-def _city(zone: str) -> str:
-    return zone.rsplit("/", 1)[1].replace("_", " ")
+    return zone_city_name(zone) if zone in _places() else None
 
 
 def zone_coordinates(zone: str) -> tuple[float, float] | None:
