@@ -121,6 +121,7 @@ import webrtcvad
 from assistant.asr.text import normalize
 from assistant.audio.echo import FRAME, FRAME_MS, SAMPLE_RATE, EchoCanceller
 from assistant.config import BargeinConfig
+from assistant.phrases import STOP_WORDS_AFTER, STOP_WORDS_BEFORE
 from assistant.vad import VOICE_MIN_DB, Endpointer, State, level_db, pcm16_bytes
 
 log = logging.getLogger(__name__)
@@ -186,23 +187,6 @@ SAID_BEFORE_MS = 2 * ECHO_TAIL_MS
 # words of the answer's echo the recognizer may hear before a stop phrase where it reaches back
 # before the voice (`BargeIn._without_echo_words`): about as many as HEARD_PREROLL_MS of speech holds
 ECHO_WORDS_BEFORE = 3
-# What people say around a stop phrase ("oh wait", "no, stop", "stop it", "wait a second"): the
-# phrase so said is still only a stop. Before the rule, "Wait." with "oh" heard before it went on
-# (`bench_bargein.py --stops 24 --stops-at clause`, 2026-12-07). Not "the" or "and": the echo's
-# words, which `_without_echo_words` drops only when the answer says them.
-STOP_WORDS_BEFORE = frozenset({"oh", "uh", "um", "ah", "no", "okay", "ok", "hey", "please", "so"})
-STOP_WORDS_AFTER = (
-    ("a", "second"),
-    ("a", "sec"),
-    ("a", "minute"),
-    ("a", "moment"),
-    ("please",),
-    ("now",),
-    ("it",),
-    ("that",),
-    ("talking",),
-    ("there",),
-)
 
 
 class EchoEstimate:

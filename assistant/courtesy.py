@@ -23,9 +23,11 @@ from assistant import phrases
 from assistant.asr.text import normalize
 
 _THEN = r"(?: then| thanks| thank you| please| for now)*"
-# as `bargein.STOP_WORDS_BEFORE` / `STOP_WORDS_AFTER` read one over an answer: "oh wait", "no stop"
+# a stop phrase as people say one ("oh wait", "no stop"; `phrases.STOP_WORDS_BEFORE`): "please" is
+# `LEAD_IN`'s and `_THEN`'s here, and the words after are only those that go with each verb
 _STOP = (
-    r"(?:(?:oh|uh|um|ah|no|okay|ok|hey|so) )*(?:(?:stop|cancel)(?: it| that| talking| there)?|shut up"
+    rf"(?:(?:{'|'.join(sorted(phrases.STOP_WORDS_BEFORE - {'please'}))}) )*"
+    r"(?:(?:stop|cancel)(?: it| that| talking| there)?|shut up"
     r"|be quiet|quiet|enough|wait|hold on)(?: a (?:second|sec|minute|moment)| now)?"
 )
 _PATTERNS = phrases.requests(

@@ -18,6 +18,25 @@ LEAD_IN = (
     r"|will you|i need you to|i want you to|i'd like you to|don't forget to)\s+)*"
 )
 
+# What people say around a stop phrase ("oh wait", "no, stop", "stop it", "wait a second"): the
+# phrase so said is still only a stop (`bargein.py`, over an answer; `courtesy.py`, when nothing
+# is). Before the rule, "Wait." with "oh" heard before it went on (`bench_bargein.py --stops 24
+# --stops-at clause`, 2026-12-07). Not "the" or "and": the echo's words, which
+# `BargeIn._without_echo_words` drops only when the answer says them.
+STOP_WORDS_BEFORE = frozenset({"oh", "uh", "um", "ah", "no", "okay", "ok", "hey", "please", "so"})
+STOP_WORDS_AFTER = (
+    ("a", "second"),
+    ("a", "sec"),
+    ("a", "minute"),
+    ("a", "moment"),
+    ("please",),
+    ("now",),
+    ("it",),
+    ("that",),
+    ("talking",),
+    ("there",),
+)
+
 
 def requests(patterns: dict[str, str], tail: str = r"(?: please)?") -> dict[str, re.Pattern]:
     """Each kind's pattern compiled as a whole request: after LEAD_IN, before `tail`."""

@@ -20,7 +20,7 @@ from assistant import courtesy
         ("shut up", "Okay."),
         ("be quiet please", "Okay."),
         ("wait", "Okay."),
-        ("oh wait", "Okay."),  # as one is said over an answer (bargein.STOP_WORDS_BEFORE)
+        ("oh wait", "Okay."),  # as one is said over an answer (phrases.STOP_WORDS_BEFORE)
         ("no, no, stop it", "Okay."),
         ("hold on a second", "Okay."),
         ("I'm good", "Okay."),
