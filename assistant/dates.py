@@ -138,9 +138,9 @@ def years_answer(said: str, today: date) -> str | None:
         return f"Someone born in {year} turns {today.year - year} in {today.year}, on their birthday."
     years = abs(today.year - year)
     if kind == "ago" and year <= today.year:
-        return f"{year} was {_count(years, 'year')} ago." if years else f"It's {year} now."
+        return f"{year} was {counted(years, 'year')} ago." if years else f"It's {year} now."
     if kind == "until" and year >= today.year:
-        return f"{year} is {_count(years, 'year')} away." if years else f"It's {year} now."
+        return f"{year} is {counted(years, 'year')} away." if years else f"It's {year} now."
     return None
 
 
@@ -154,7 +154,9 @@ def calendar_answer(said: str, today: date) -> str | None:
         left = (date(today.year, 12, 31) - today).days
         if not left:
             return f"Today is the last day of {today.year}."
-        return f"{_count(left, 'day')} after today: {today.year} ends on {date_of(date(today.year, 12, 31))}."
+        return (
+            f"{counted(left, 'day')} after today: {today.year} ends on {date_of(date(today.year, 12, 31))}."
+        )
     if kind == "week":
         iso = today.isocalendar()
         return f"It's week {iso.week} of {iso.year}."
@@ -198,7 +200,7 @@ def answer(text: str, now: datetime | None = None, birthday: str | None = None) 
         if second < first and not re.search(r"\d{4}", between["second"]):  # "december 1 to january 5"
             second = second.replace(year=second.year + 1)
         days = abs((second - first).days)
-        count = _weeks(days) if between["unit"] == "weeks" else _count(days, "day")
+        count = in_weeks(days) if between["unit"] == "weeks" else counted(days, "day")
         return f"{count}, from {date_of(min(first, second))} to {date_of(max(first, second))}."
     if (later := _time_after(text, now)) is not None:
         return later
@@ -212,7 +214,7 @@ def answer(text: str, now: datetime | None = None, birthday: str | None = None) 
         days = abs((day - today).days)
         if days == 0:
             return f"That's today: {date_of(day)}."
-        count = _weeks(days) if until["unit"] == "weeks" else _count(days, "day")
+        count = in_weeks(days) if until["unit"] == "weeks" else counted(days, "day")
         return f"{count} ago: it was {date_of(day)}." if day < today else f"{count}: it's {date_of(day)}."
     asked = _WHICH_DAY.fullmatch(said) or _DATE_OF.fullmatch(said) or _WHEN_IS.fullmatch(said)
     if asked is None:
@@ -258,7 +260,7 @@ def _until_day(when: str, now: datetime, today: date) -> str | None:
     if day is None or day < today:
         return None
     days = (day - today).days
-    return f"That's today: {date_of(day)}." if not days else f"{_count(days, 'day')}: it's {date_of(day)}."
+    return f"That's today: {date_of(day)}." if not days else f"{counted(days, 'day')}: it's {date_of(day)}."
 
 
 def _holiday(when: str, now: datetime, past: bool) -> date | None:
@@ -275,16 +277,16 @@ def _holiday(when: str, now: datetime, past: bool) -> date | None:
     return this_year if this_year >= now.date() else day_in(now.year + 1)
 
 
-def _count(n: int, unit: str) -> str:
+def counted(n: int, unit: str) -> str:
     return f"{n} {unit}{'s' * (n != 1)}"
 
 
-def _weeks(days: int) -> str:
+def in_weeks(days: int) -> str:
     """19 → "2 weeks and 5 days"."""
     weeks, rest = divmod(days, 7)
     if not weeks:
-        return _count(rest, "day")
-    return _count(weeks, "week") + (f" and {_count(rest, 'day')}" if rest else "")
+        return counted(rest, "day")
+    return counted(weeks, "week") + (f" and {counted(rest, 'day')}" if rest else "")
 
 
 def load() -> None:

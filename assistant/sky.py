@@ -1,4 +1,5 @@
-"""Sunrise, sunset and the moon's phase, worked out here (astral) instead of made up by the LLM.
+"""Sunrise, sunset, the moon's phase and the seasons, worked out here (astral, ephem) instead of made
+up by the LLM.
 
 Asked when the sun sets, the embedded LLM said "The sun sets at 12:30pm today, but it will continue
 to set for another 9 hours later tomorrow night."; asked the moon's phase, on a waning crescent,
@@ -10,21 +11,30 @@ computer whose zone has no city (UTC) is told so. A place named ("... in tokyo")
 (`places.py`), its times said in its own time. The moon's phase is the same everywhere. Matched
 whole on `asr.text.normalize()`d text, as `clock.py` does.
 
+The seasons are the sun's: each begins at a solstice or an equinox (ephem's, to the minute), and
+which one depends on the hemisphere, the zone's city's (the north's, said so, when the zone has no
+city). The LLM said the longest day of the year "is December 21, but it actually occurs on January
+6", and to "how many days until winter?" "The weather is going to be a bit of a surprise" (first
+turns through `LocalLlm`, 2026-12-07). The meteorological seasons (winter from December 1, as the
+UK's and Australia's weather services count) are not said.
+
     sky.answer("when does the sun set")        # "In Paris, the sun sets at 4:53 PM today."
     sky.answer("when does the sun set in tokyo")  # "In Tokyo, the sun set at 4:27 PM local time today."
     sky.answer("what's the moon phase tonight") # "The moon is a waning crescent tonight: ..."
+    sky.answer("how many days until winter")    # "13 days: winter begins with the December solstice on ..."
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from assistant import phrases, places
 from assistant.asr.text import normalize
 from assistant.clock import date_of, local_zone, time_of_day, zone_city_name, zone_table
+from assistant.dates import counted, in_weeks
 
 _DAY = r"(?: (?P<day>today|tonight|tomorrow|this evening|this morning|tomorrow morning|tomorrow evening))?"
 _SUNSET = (
@@ -36,6 +46,12 @@ _SUNRISE = (
     r"(?:when|what time) (?:does|will|is) (?:the )?(?:sun ?rise|sun (?:rise|come up))(?: be)?"
     r"|(?:when|what time) is (?:the )?sunrise|(?:what time is )?sunrise"
     r"|(?:when|what time) (?:does|will) it get light"
+)
+_SEASON = r"(?P<season>spring|summer|autumn|fall|winter)"
+# a solstice or an equinox, by its season (here), its month, or what it is
+_TURNING_POINT = (
+    r"(?:the )?(?:next )?(?:(?P<of>spring|summer|autumn|autumnal|fall|winter|vernal|march|june|september"
+    r"|december) )?(?P<point>solstice|equinox)|(?:the )?(?P<length>longest|shortest) day(?: of the year)?"
 )
 _IN = r"(?: in (?P<place>[a-z][a-z' ]*?))?"  # "when does the sun set in tokyo": a place GeoNames knows
 _PATTERNS = phrases.requests(
@@ -49,6 +65,16 @@ _PATTERNS = phrases.requests(
         "full tonight": r"is (?:it|there) a full moon(?: tonight| today)?"
         r"|is the moon full(?: tonight| today)?",
         "full moon": r"when is the next full moon|when is the full moon|when's the next full moon",
+        "season now": r"what season is it(?: now| right now| here)?|what season are we in(?: now)?"
+        r"|what's the season(?: now)?|which season is it(?: now)?",
+        "season start": rf"(?:when|what day)(?: does| will| is|(?: is|'s) the (?:first day|start"
+        rf"|beginning) of) {_SEASON}(?: start| begin| starting)?(?: (?P<year>this year|next year))?",
+        "season until": rf"how (?:many (?P<unit>days|weeks)|long) (?:is it |are there |are )?(?:left )?"
+        rf"(?:until|till|til|before|to) (?:the (?:first day|start|beginning) of |the )?{_SEASON}"
+        r"(?: solstice| equinox)?",
+        "season yet": rf"is it {_SEASON}(?: yet| now| already)?",
+        "turning point": rf"(?:when|what day)(?: is|'s| will be) (?:{_TURNING_POINT})"
+        r"(?: (?P<year>this year|next year))?",
     }
 )
 # astral's phase: days since the new moon, 0 to 27.99 (new 0, first quarter 7, full 14, last quarter 21)
@@ -74,6 +100,8 @@ def answer(text: str, now: datetime | None = None) -> str | None:
         if kind == "full tonight":  # "is it a full moon tonight?"
             return f"{'Yes' if said.startswith('The moon is full') else 'No'}: {said[0].lower()}{said[1:]}"
         return said
+    if kind.startswith("season") or kind == "turning point":
+        return _seasons(kind, m, now)
     if kind == "full moon":
         day = _next_full_moon(now.date())
         return f"The next full moon is {'tonight' if day == now.date() else 'on ' + date_of(day)}."
@@ -149,6 +177,140 @@ def _next_full_moon(day: date) -> date:
         if ages[n] <= 14 < ages[n + 1]:  # full between these two days
             return days[n] if 14 - ages[n] <= ages[n + 1] - 14 else days[n + 1]
     return days[0]  # unreachable: a lunar month is 29.5 days
+
+
+# The year's turning points, in its order: a season starts at one of them, spring at the first north
+# of the equator and at the third south of it.
+_POINTS = ("the March equinox", "the June solstice", "the September equinox", "the December solstice")
+_SEASONS = ("spring", "summer", "autumn", "winter")  # each starts at the point of its index, in the north
+_OF_SEASON = {"spring": 0, "vernal": 0, "summer": 1, "autumn": 2, "autumnal": 2, "fall": 2, "winter": 3}
+
+
+def _seasons(kind: str, m: re.Match, now: datetime) -> str | None:
+    """The season now, when one begins, how long until it does, or when a solstice or an equinox is:
+    by the sun, at this computer's hemisphere (its zone's city); said of the north when the zone has
+    no city (UTC), and the answer then says so."""
+    zone = local_zone()
+    where = zone_coordinates(zone) if zone else None
+    shift = 2 if where is not None and where[0] < 0 else 0  # added to a season's index: its point's
+    hemisphere = (
+        "In the northern hemisphere, " if where is None else "In the southern hemisphere, " * (shift > 0)
+    )
+    points = _points_around(now)
+    last = max(n for n, (at, _) in enumerate(points) if at <= now)  # the season now began at it
+    season_now = (points[last][1] - shift) % 4
+    fall = m.groupdict().get("season") == "fall"  # the user's word for it, said back
+
+    def season(index: int) -> str:
+        return "fall" if fall and index == 2 else _SEASONS[index]
+
+    def begins(index: int, at: datetime, soon: bool = True) -> str:
+        """ "winter begins with the December solstice on Monday, December 21, 2026, in 14 days" (began,
+        if `at` is past; without "in 14 days" unless `soon`)."""
+        point = _POINTS[(index + shift) % 4]
+        if at <= now:
+            return f"{season(index)} began with {point} on {date_of(at)}"
+        return f"{season(index)} begins with {point} on {date_of(at)}" + f", {_in_days(at, now)}" * soon
+
+    def start(index: int, year: str | None = None) -> datetime:
+        """When the season `index` begins: in the year said, else this one if it is, else the next."""
+        point = (index + shift) % 4
+        if year:
+            wanted = now.year + (year == "next year")
+            return next(at for at, n in points if n == point and at.year == wanted)
+        return next(at for at, n in points[last if index == season_now else last + 1 :] if n == point)
+
+    if kind == "season now":
+        coming = (season_now + 1) % 4
+        return _sentence(hemisphere, f"it's {season(season_now)}: {begins(coming, start(coming))}.")
+    if kind == "turning point":
+        return _turning_point(m, now, points, shift, hemisphere)
+    index = _OF_SEASON[m["season"]]
+    if kind == "season start":
+        return _sentence(hemisphere, begins(index, start(index, m["year"])) + ".")
+    if kind == "season yet":  # "is it summer yet"
+        if index == season_now:
+            return _sentence(hemisphere, f"yes: {begins(index, start(index))}.")
+        return _sentence(hemisphere, f"no, it's {season(season_now)}: {begins(index, start(index))}.")
+    at = start(index)  # "how many days until winter"
+    if index == season_now:
+        return _sentence(
+            hemisphere, f"it's {season(index)} already: it {begins(index, at).split(' ', 1)[1]}."
+        )
+    days = (at.date() - now.date()).days
+    count = in_weeks(days) if m["unit"] == "weeks" else counted(days, "day")
+    return _sentence(hemisphere, f"{count}: {begins(index, at, soon=False)}.")
+
+
+def _turning_point(
+    m: re.Match, now: datetime, points: list[tuple[datetime, int]], shift: int, hemisphere: str
+) -> str | None:
+    """ "The winter solstice is on Monday, December 21, 2026, at 8:50 PM." (the next one, today's, or
+    the one of the year said); None for a point there is not ("the summer equinox")."""
+    of, length, kind = m["of"], m["length"], m["point"] or "solstice"
+    if length:  # the longest day is summer's solstice, the shortest winter's
+        point = (_OF_SEASON["summer" if length == "longest" else "winter"] + shift) % 4
+    elif of in _OF_SEASON:
+        point = (_OF_SEASON[of] + shift) % 4
+    elif of:  # a month
+        point = next(n for n, name in enumerate(_POINTS) if of in name.lower())
+    else:  # "when is the solstice": the next one
+        point = next(n for at, n in points if at.date() >= now.date() and _POINTS[n].endswith(kind))
+    if not _POINTS[point].endswith(kind):
+        return None
+    if m["year"]:
+        wanted = now.year + (m["year"] == "next year")
+        at = next(at for at, n in points if n == point and at.year == wanted)
+    else:
+        at = next(at for at, n in points if n == point and at.date() >= now.date())
+    on = "today" if at.date() == now.date() else f"on {date_of(at)}"
+    verb = "was" if at < now else "is"
+    said_as = f"the {_SEASONS[(point - shift) % 4]} {kind}"  # this hemisphere's name for it
+    if length:
+        return _sentence(
+            hemisphere,
+            f"the {length} day of the year {verb} {said_as}, {on.removeprefix('on ')}, at {time_of_day(at)}.",
+        )
+    if of is None:
+        name = said_as if hemisphere else _POINTS[point]  # the north's names, if not said to be
+        return _sentence(hemisphere, f"the next {kind} is {name}, {on}, at {time_of_day(at)}.")
+    if of not in _OF_SEASON:  # "the June solstice": the same everywhere
+        return _sentence("", f"{_POINTS[point]} {verb} {on}, at {time_of_day(at)}.")
+    return _sentence(hemisphere, f"the {of} {kind} {verb} {on}, at {time_of_day(at)}.")
+
+
+def _sentence(lead: str, said: str) -> str:
+    """ "In the northern hemisphere, " + "it's autumn ..."; the first letter a capital either way."""
+    said = lead + said
+    return said[0].upper() + said[1:]
+
+
+def _in_days(at: datetime, now: datetime) -> str:
+    days = (at.date() - now.date()).days
+    return "today" if days == 0 else "tomorrow" if days == 1 else f"in {days} days"
+
+
+def _points_around(now: datetime) -> list[tuple[datetime, int]]:
+    """(local time, index in _POINTS) of the turning points of last year, this one and the next, in order."""
+    return [
+        (utc.astimezone().replace(tzinfo=None), n)  # this computer's time, as `now` is
+        for year in (now.year - 1, now.year, now.year + 1)
+        for n, utc in enumerate(_turning_points(year))
+    ]
+
+
+@functools.cache
+def _turning_points(year: int) -> tuple[datetime, ...]:
+    """The year's March equinox, June solstice, September equinox and December solstice, in UTC
+    (ephem's, within a minute)."""
+    import ephem
+
+    at, points = ephem.Date(f"{year}/1/1"), []
+    for find in (ephem.next_equinox, ephem.next_solstice, ephem.next_equinox, ephem.next_solstice):
+        at = find(at)
+        nearest_minute = at.datetime() + timedelta(seconds=30)  # ephem's 20:49:59.97 is 20:50
+        points.append(nearest_minute.replace(second=0, microsecond=0, tzinfo=UTC))
+    return tuple(points)
 
 
 def zone_city(zone: str) -> str | None:

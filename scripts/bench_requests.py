@@ -73,6 +73,8 @@ REQUESTS = [
     ("time and date", "what's the time difference between london and tokyo"),
     ("time and date", "when does the sun set"),
     ("time and date", "what's the moon phase tonight"),
+    ("time and date", "how many days until winter"),
+    ("time and date", "when is the longest day of the year"),
     ("timers", "set a timer for ten minutes"),
     ("timers", "set a timer for twenty five minutes"),
     ("timers", "set a timer for fifteen minutes"),

@@ -111,3 +111,101 @@ def test_the_moons_phase(day, asked, says):
     """Asked the moon's phase on a waning crescent, the LLM said "The moon is currently in the gibbous
     phase, which means it's about to be full."."""
     assert sky.answer(asked, day) == says
+
+
+@pytest.mark.parametrize(
+    ("asked", "says"),
+    [
+        # asked at noon in Paris on December 7, 2026; the December solstice is at 20:50 UTC on the
+        # 21st, the March equinox at 20:25 UTC on March 20, 2027, the June solstice at 14:11 UTC on
+        # June 21, 2027 (the almanacs' times)
+        (
+            "how many days until winter",
+            "14 days: winter begins with the December solstice on Monday, December 21, 2026.",
+        ),
+        (
+            "how many weeks until summer?",
+            "28 weeks: summer begins with the June solstice on Monday, June 21, 2027.",
+        ),
+        (
+            "how long until the first day of spring",
+            "103 days: spring begins with the March equinox on Saturday, March 20, 2027.",
+        ),
+        (
+            "what season is it",
+            "It's autumn: winter begins with the December solstice on Monday, December 21, 2026, in 14 days.",
+        ),
+        (
+            "when does summer start",
+            "Summer begins with the June solstice on Monday, June 21, 2027, in 196 days.",
+        ),
+        ("when did summer start this year", None),  # "did": the LLM's, not asked of the future
+        ("when does summer start this year", "Summer began with the June solstice on Sunday, June 21, 2026."),
+        (
+            "when is the first day of fall",
+            "Fall began with the September equinox on Wednesday, September 23, 2026.",
+        ),
+        (
+            "how many days until fall",
+            "It's fall already: it began with the September equinox on Wednesday, September 23, 2026.",
+        ),
+        (
+            "is it summer yet",
+            "No, it's autumn: summer begins with the June solstice on Monday, June 21, 2027, in 196 days.",
+        ),
+        ("is it autumn", "Yes: autumn began with the September equinox on Wednesday, September 23, 2026."),
+        ("when is the winter solstice", "The winter solstice is on Monday, December 21, 2026, at 9:50 PM."),
+        (
+            "what day is the spring equinox next year",
+            "The spring equinox is on Saturday, March 20, 2027, at 9:25 PM.",
+        ),
+        ("when is the june solstice", "The June solstice is on Monday, June 21, 2027, at 4:11 PM."),
+        (
+            "when's the next equinox",
+            "The next equinox is the March equinox, on Saturday, March 20, 2027, at 9:25 PM.",
+        ),
+        (
+            "when is the longest day of the year",
+            "The longest day of the year is the summer solstice, Monday, June 21, 2027, at 4:11 PM.",
+        ),
+        # no such thing, or not a date asked: the LLM's
+        ("when is the summer equinox", None),
+        ("what is the solstice", None),
+        ("what season is best for hiking", None),
+    ],
+)
+def test_the_seasons_begin_at_the_solstices_and_equinoxes(zone, asked, says):
+    """Asked how many days until winter, the LLM said "The weather is going to be a bit of a surprise"."""
+    zone("Europe/Paris")
+    assert sky.answer(asked, NOON) == says
+
+
+def test_the_seasons_are_the_hemispheres_and_said_so_where_it_is_not_known(zone):
+    zone("Australia/Sydney")  # 10 PM on December 7 there, as NOON is read in the zone set
+    assert sky.answer("when does summer start", NOON) == (
+        "In the southern hemisphere, summer begins with the December solstice on Tuesday, December 22,"
+        " 2026, in 15 days."
+    )
+    assert sky.answer("when is the shortest day", NOON) == (
+        "In the southern hemisphere, the shortest day of the year is the winter solstice, Tuesday, June 22,"
+        " 2027, at 12:11 AM."
+    )
+    assert sky.answer("when is the june solstice", NOON) == (
+        "The June solstice is on Tuesday, June 22, 2027, at 12:11 AM."  # named by its month: no hemisphere
+    )
+    zone("Etc/UTC")  # no city: the north's, said so
+    assert sky.answer("what season is it", NOON) == (
+        "In the northern hemisphere, it's autumn: winter begins with the December solstice on Monday,"
+        " December 21, 2026, in 14 days."
+    )
+    assert sky.answer("when is the winter solstice", NOON).endswith("at 8:50 PM.")  # UTC, to the minute
+
+
+def test_a_season_turns_at_its_minute(zone):
+    """On the solstice's day, before and after its minute (20:50 UTC, 21:50 in Paris)."""
+    zone("Europe/Paris")
+    before, after = datetime(2026, 12, 21, 21, 49), datetime(2026, 12, 21, 21, 51)
+    assert sky.answer("what season is it", before).startswith("It's autumn: winter begins with the December")
+    assert sky.answer("when is the winter solstice", before) == "The winter solstice is today, at 9:50 PM."
+    assert sky.answer("what season is it", after).startswith("It's winter: spring begins with the March")
+    assert sky.answer("when is the winter solstice", after) == "The winter solstice was today, at 9:50 PM."
