@@ -184,7 +184,8 @@ class Atlas:
     by_iso: dict[str, Country]  # "FR" → France (not among the names: "it" and "in" are words)
     cities: dict[str, tuple[City, ...]]  # normalized name → the cities of that name, most people first
     also_called: dict[str, tuple[City, ...]]  # other names GeoNames knows ("bombay"), likewise
-    states: dict[str, str]  # a US state's normalized name → its code, and its code → its name
+    states: dict[str, str]  # a US state's code → its name ("TX": "Texas")
+    state_codes: dict[str, str]  # a US state's normalized name → its code ("texas": "TX")
     state_capitals: dict[str, str]  # a US state's code → its capital ("TX": "Austin")
     statehood: dict[str, int]  # a US state's code → the year it became one
     state_zones: dict[str, tuple[str, ...]]  # a US state's code → its time zones, its main one first
@@ -197,7 +198,7 @@ class Atlas:
         """The code of the US state `words` name: "texas", "the state of washington", "washington
         state"."""
         words = words.removeprefix("the ").removeprefix("state of ").removesuffix(" state")
-        return self.states.get(words) if words in self.states and words.islower() else None
+        return self.state_codes.get(words)
 
     def cities_called(self, words: str) -> tuple[City, ...]:
         """The cities `words` name, most people first: by GeoNames' name, else by another of theirs,
@@ -207,7 +208,7 @@ class Atlas:
         for split in range(1, min(4, len(words.split()))):
             *city, where = words.rsplit(" ", split)
             city = " ".join(city)
-            if code := self.states.get(where):
+            if code := self.state_codes.get(where):
                 found = tuple(c for c in self.cities.get(city, ()) if c.country == "US" and c.region == code)
             elif country := self.country(where):
                 found = tuple(c for c in self.cities.get(city, ()) if c.country == country.iso)
@@ -273,13 +274,13 @@ def atlas() -> Atlas:
             if len(other) >= 4 and other.isascii() and not any(ch.isdigit() for ch in other):
                 also_called.setdefault(normalize(other), []).append(city)
     states = {code: s["name"] for code, s in cache.get_us_states().items()}
-    states |= {normalize(name): code for code, name in states.items()}
+    state_codes = {normalize(name): code for code, name in states.items()}
     state_capitals = {s.abbr: s.capital for s in us.states.STATES}
     statehood = {s.abbr: s.statehood_year for s in us.states.STATES}
     state_zones = {s.abbr: tuple(s.time_zones) for s in us.states.STATES}
     return Atlas(
-        countries, by_iso, _most_first(cities), _most_first(also_called), states, state_capitals, statehood,
-        state_zones,
+        countries, by_iso, _most_first(cities), _most_first(also_called), states, state_codes, state_capitals,
+        statehood, state_zones,
     )  # fmt: skip
 
 
