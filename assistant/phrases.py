@@ -21,9 +21,9 @@ LEAD_IN = (
 # What people say around a stop phrase ("oh wait", "no, stop", "stop it", "wait a second"): the
 # phrase so said is still only a stop (`bargein.py`, over an answer; `courtesy.py`, when nothing
 # is). Before the rule, "Wait." with "oh" heard before it went on (`bench_bargein.py --stops 24
-# --stops-at clause`, 2026-12-07). Not "the" or "and": the echo's words, which
-# `BargeIn._without_echo_words` drops only when the answer says them.
-STOP_WORDS_BEFORE = frozenset({"oh", "uh", "um", "ah", "no", "okay", "ok", "hey", "please", "so"})
+# --stops-at clause`, 2026-12-07); "No, stop." was heard "now stop" once. Not "the" or "and": the
+# echo's words, which `BargeIn._without_echo_words` drops only when the answer says them.
+STOP_WORDS_BEFORE = frozenset({"oh", "uh", "um", "ah", "no", "now", "okay", "ok", "hey", "please", "so"})
 STOP_WORDS_AFTER = (
     ("a", "second"),
     ("a", "sec"),

@@ -22,6 +22,7 @@ from assistant import courtesy
         ("wait", "Okay."),
         ("oh wait", "Okay."),  # as one is said over an answer (phrases.STOP_WORDS_BEFORE)
         ("no, no, stop it", "Okay."),
+        ("now stop", "Okay."),
         ("hold on a second", "Okay."),
         ("I'm good", "Okay."),
         ("Thank you!", "You're welcome."),
