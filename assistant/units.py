@@ -15,8 +15,10 @@ other scale ("twenty degrees in fahrenheit": from celsius). Ounces beside a volu
 
 from __future__ import annotations
 
+import calendar
 import functools
 import re
+from datetime import date
 
 from assistant.arithmetic import in_digits, spoken_number
 from assistant.phrases import LEAD_IN
@@ -84,6 +86,8 @@ def answer(text: str) -> str | None:
     source_unit, target_unit = _units(source, target)
     if source_unit is None or target_unit is None:
         return None
+    if n in ("a", "an", "one") and (calendar := _calendar(source_unit, target_unit, target)):
+        return calendar
     import pint
 
     amount = 1.0 if n in ("a", "an", "one") else float(n)
@@ -102,6 +106,29 @@ def answer(text: str) -> str | None:
     source, target = _SCALE_NAMES.get(source_unit, source), _SCALE_NAMES.get(target_unit, target)
     asked = shown or f"{n} {source}"
     return f"{asked[0].upper()}{asked[1:]} is {spoken_number(value, SIGNIFICANT)} {target}."
+
+
+def _calendar(source_unit: str, target_unit: str, target: str) -> str | None:
+    """ "A year is 365 days; a leap year, 366." for a calendar's year or month in days or less (pint's
+    are the mean ones: "A year is about 365.2 days.", "A month is about 30.44 days."); None for any
+    other pair of units."""
+    if source_unit not in ("year", "month") or target_unit not in ("second", "minute", "hour", "day", "week"):
+        return None
+    per_day = registry().Quantity(1, "day").to(target_unit).magnitude
+
+    def said(days: int, unit: bool = True) -> str:
+        if target_unit == "week":  # "52 weeks and 1 day"
+            weeks, rest = divmod(days, 7)
+            return f"{weeks} weeks" + (f" and {rest} day{'s' * (rest != 1)}" if rest else "")
+        return spoken_number(days * per_day) + f" {target}" * unit
+
+    if source_unit == "year":
+        return f"A year is {said(365)}; a leap year, {said(366, unit=False)}."
+    today = date.today()
+    days = calendar.monthrange(today.year, today.month)[1]
+    shortest = "4 weeks and 0" if target_unit == "week" else said(28, unit=False)  # "4 weeks and 0 to 3 days"
+    longest = "3 days" if target_unit == "week" else said(31)
+    return f"A month is {shortest} to {longest}; this one, {today:%B}, has {said(days, unit=False)}."
 
 
 def _units(source: str, target: str) -> tuple[str | None, str | None]:

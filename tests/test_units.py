@@ -1,5 +1,8 @@
 """Conversions worked out with pint, not guessed: what is asked (as the recognizer spells it) and said."""
 
+import calendar
+from datetime import date
+
 import pytest
 
 from assistant import units
@@ -50,3 +53,31 @@ from assistant import units
 )  # fmt: skip
 def test_conversions_are_worked_out(asked, says):
     assert units.answer(asked) == says
+
+
+@pytest.mark.parametrize(
+    ("asked", "says"),
+    [
+        # pint's year and month are the mean ones: "A year is about 365.2 days.", "about 30.44 days"
+        ("How many days are in a year?", "A year is 365 days; a leap year, 366."),
+        ("how many weeks in a year", "A year is 52 weeks and 1 day; a leap year, 52 weeks and 2 days."),
+        ("how many hours in a year", "A year is 8760 hours; a leap year, 8784."),
+        ("how many days in a leap year", "A leap year is 366 days."),
+        ("how many months in a year", "A year is 12 months."),
+        ("how many days in two years", "2 years is 730.5 days."),  # an amount: the mean, as pint has it
+    ],
+)
+def test_a_year_is_the_calendars(asked, says):
+    assert units.answer(asked) == says
+
+
+def test_a_month_is_the_calendars_and_this_one_is_said():
+    today = date.today()
+    days = calendar.monthrange(today.year, today.month)[1]
+    assert units.answer("how many days in a month") == (
+        f"A month is 28 to 31 days; this one, {today:%B}, has {days}."
+    )
+    weeks = "4 weeks" + (f" and {days - 28} days" if days > 29 else " and 1 day" if days == 29 else "")
+    assert units.answer("how many weeks are in a month") == (
+        f"A month is 4 weeks and 0 to 3 days; this one, {today:%B}, has {weeks}."
+    )
