@@ -39,6 +39,7 @@ from assistant import (
     courtesy,
     dates,
     dictionary,
+    elements,
     forget,
     limits,
     lists,
@@ -147,6 +148,7 @@ class AnswerStage(Stage):
             ("spelling", lambda: spelling.answer(text)),
             ("dictionary", lambda: dictionary.answer(text)),
             ("places", lambda: places.answer(text)),
+            ("elements", lambda: elements.answer(text)),
             ("chance", lambda: chance.answer(text)),
             (
                 "courtesy",
@@ -188,7 +190,7 @@ class AnswerStage(Stage):
     async def _answer_here(self, frame: UserText, text: str) -> None:
         """A request that one of `process`'s answerers serves (`clock.py`, `dates.py`, `sky.py`,
         `timers.py`, `stopwatch.py`, `lists.py`, `about_you.py`, `replay.py`, `voice.py`,
-        `arithmetic.py`, `units.py`, `spelling.py`, `dictionary.py`, `places.py`, `chance.py`,
+        `arithmetic.py`, `units.py`, `spelling.py`, `dictionary.py`, `places.py`, `elements.py`, `chance.py`,
         `courtesy.py`, `limits.py`; README, "Answers without the LLM"): answered at once, without the
         LLM, which made up the time and the sunset, pretended to set timers, to know the weather and to
         speak slower, repeated half an answer, got sums and conversions wrong, could not spell nor flip

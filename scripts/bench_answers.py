@@ -58,6 +58,14 @@ none is in law), the year the state became one, or hold a number within 25% of i
 the great circle (kilometers or miles), beside how many places.py answered.
 
     python scripts/bench_answers.py --places --samples 2
+
+`--elements` asks why `assistant/elements.py` answers from the periodic table's data: for each of
+the 118 elements, "What's the chemical symbol for gold?", "What's the atomic number of gold?",
+"What element has the atomic number 79?" and "What's the atomic weight of gold?". Per request, how
+many of the LLM's answers hold the symbol (as written: "Au"), the number, the element's name, or a
+weight within 1% of NIST's, beside how many elements.py answered.
+
+    python scripts/bench_answers.py --elements --samples 1
 """
 
 from __future__ import annotations
@@ -78,7 +86,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from num2words import num2words  # noqa: E402
 
-from assistant import arithmetic, clock, dictionary, places, units  # noqa: E402
+from assistant import arithmetic, clock, dictionary, elements, places, units  # noqa: E402
 from assistant.asr.text import normalize  # noqa: E402
 from assistant.config import LlmConfig, MemoryConfig  # noqa: E402
 from assistant.llm import LocalLlm  # noqa: E402
@@ -170,6 +178,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--places", action="store_true", help="the LLM asked capitals, populations, distances"
     )
+    parser.add_argument("--elements", action="store_true", help="the LLM asked symbols, numbers, weights")
     return parser.parse_args()
 
 
@@ -517,8 +526,48 @@ def main_places(args: argparse.Namespace) -> None:
         print(f"| the {kind} | {c['held']} of {c['asked']} | {c['ours']} of {c['asked'] // args.samples} |")
 
 
+def main_elements(args: argparse.Namespace) -> None:
+    started = time.strftime("%Y-%m-%d %H:%M")
+    cfg = LlmConfig()
+    llm = LocalLlm(cfg).build()
+    table = elements.periodic_table()
+    counts = {kind: Counter() for kind in ("symbol", "atomic number", "element by number", "atomic weight")}
+    for number, element in table.items():
+        name = element.name
+        for kind, question in (
+            ("symbol", f"What's the chemical symbol for {name}?"),
+            ("atomic number", f"What's the atomic number of {name}?"),
+            ("element by number", f"What element has the atomic number {number}?"),
+            ("atomic weight", f"What's the atomic weight of {name}?"),
+        ):
+            counts[kind]["ours"] += elements.answer(question) is not None
+            for _ in range(args.samples):
+                said = "".join(llm.stream(build_messages(cfg.system_prompt, [], question)))
+                if kind == "symbol":
+                    held = re.search(rf"\b{element.symbol}\b", said) is not None
+                elif kind == "atomic number":
+                    held = str(number) in re.findall(r"\d+", said)
+                elif kind == "element by number":
+                    held = f" {name} " in f" {normalize(said)} "
+                else:
+                    held = any(abs(n - element.mass) <= 0.01 * element.mass for n, _ in amounts(said))
+                counts[kind]["held"] += held
+                counts[kind]["asked"] += 1
+                if args.show and not held:
+                    print(f"  {question} → {' '.join(said.split())}")
+    llm.close()
+    print(f"\n{started}; {len(table)} elements × {args.samples} answers; temperature {cfg.temperature}\n")
+    print("| request | LLM right | elements.py answered |")
+    print("|---|---:|---:|")
+    for kind, c in counts.items():
+        print(f"| the {kind} | {c['held']} of {c['asked']} | {c['ours']} of {c['asked'] // args.samples} |")
+
+
 def main() -> None:
     args = parse_args()
+    if args.elements:
+        main_elements(args)
+        return
     if args.places:
         main_places(args)
         return

@@ -765,11 +765,12 @@ def test_a_sum_or_a_conversion_is_worked_out_not_guessed_by_the_llm(tmp_path):
             "Start the stopwatch.",
             "What does ephemeral mean?",
             "What's the capital of Mongolia?",
+            "What is element number 79?",
             "What is two plus two in binary?",
         )
         return [await pipe.ask(q) for q in asked]
 
-    summed, converted, spelled, christmas, coin, watch, meant, capital, binary = asyncio.run(
+    summed, converted, spelled, christmas, coin, watch, meant, capital, element, binary = asyncio.run(
         _session(cfg, body, speak=False)
     )
     assert christmas.answer_text == dates.answer("How many days until Christmas?")  # (unless past midnight)
@@ -780,9 +781,13 @@ def test_a_sum_or_a_conversion_is_worked_out_not_guessed_by_the_llm(tmp_path):
     assert watch.answer_text == "Stopwatch started."
     assert meant.answer_text.startswith("Ephemeral means lasting a very short time")  # WordNet's
     assert capital.answer_text == "The capital of Mongolia is Ulaanbaatar."  # the LLM: "a country in Asia"
+    assert element.answer_text == "Element number 79 is gold, symbol Au, spelled A, U."  # the LLM: "sodium"
     assert "prompt_built" in binary.marks
     answered_by = [record["answered_by"] for record in _log(cfg)]
-    assert answered_by == "arithmetic units spelling dates chance stopwatch dictionary places llm".split()
+    assert (
+        answered_by
+        == "arithmetic units spelling dates chance stopwatch dictionary places elements llm".split()
+    )
     stored = [(t.role, t.text) for t in _stored(cfg)]
     assert stored[:2] == [("user", "What is 345 + 678?"), ("assistant", "345 plus 678 is 1023.")]
 
