@@ -336,7 +336,7 @@ def _crow_flies(start: str, end: str, km: float) -> str:
     """ "From Paris to London, it's about 340 kilometers (210 miles), as the crow flies.": the first
     clause short, so that the voice starts soon."""
     return (
-        f"From {start} to {end}, it's about {_rounded(km)} kilometers ({_rounded(km * MILES_PER_KM)} miles),"
+        f"From {start} to {end}, it's about {rounded(km)} kilometers ({rounded(km * MILES_PER_KM)} miles),"
         " as the crow flies."
     )
 
@@ -366,10 +366,10 @@ def _from_here(places: Atlas, words: str) -> str | None:
 def _population(places: Atlas, m: re.Match) -> str | None:
     city, country = places.place(m["a"])
     if country is not None:
-        return f"About {_rounded(country.population)} people live in {country.said}, by the count I have."
+        return f"About {rounded(country.population)} people live in {country.said}, by the count I have."
     if city is None:
         return None
-    return f"About {_rounded(city.population)} people live in {city.name}, by the count I have."
+    return f"About {rounded(city.population)} people live in {city.name}, by the count I have."
 
 
 def _where(places: Atlas, m: re.Match) -> str | None:
@@ -413,8 +413,8 @@ def _largest_country(places: Atlas, m: re.Match) -> str | None:
     largest = max(found, key=lambda c: c.area_km2)
     where = f" in {found[0].continent}" if continent else ""
     return (
-        f"The largest country{where} is {largest.said}, about {_rounded(largest.area_km2)} square kilometers"
-        f" ({_rounded(largest.area_km2 * MILES_PER_KM**2)} square miles)."
+        f"The largest country{where} is {largest.said}, about {rounded(largest.area_km2)} square kilometers"
+        f" ({rounded(largest.area_km2 * MILES_PER_KM**2)} square miles)."
     )
 
 
@@ -433,7 +433,7 @@ def _largest(places: Atlas, m: re.Match) -> str | None:
     if not found:
         return f"I know no city in {name}."
     city = max(found, key=lambda c: c.population)
-    return f"The largest city in {name} is {city.name}, with about {_rounded(city.population)} people."
+    return f"The largest city in {name} is {city.name}, with about {rounded(city.population)} people."
 
 
 def _currency(places: Atlas, m: re.Match) -> str | None:
@@ -458,8 +458,8 @@ def _area(places: Atlas, m: re.Match) -> str | None:
         return None  # a city's area GeoNames does not give: the LLM's
     km2 = country.area_km2
     return (
-        f"{phrases.capitalized(country.said)} covers about {_rounded(km2)} square kilometers"
-        f" ({_rounded(km2 * MILES_PER_KM**2)} square miles)."
+        f"{phrases.capitalized(country.said)} covers about {rounded(km2)} square kilometers"
+        f" ({rounded(km2 * MILES_PER_KM**2)} square miles)."
     )
 
 
@@ -555,12 +555,12 @@ def great_circle_km(a: tuple[float, float], b: tuple[float, float]) -> float:
     return 2 * EARTH_RADIUS_KM * math.asin(math.sqrt(h))
 
 
-def _rounded(n: float) -> str:
-    """Two significant digits, as said: 37058856 → "37 million", 3170208 → "3.2 million",
+def rounded(n: float, digits: int = 2) -> str:
+    """Two significant `digits`, as said: 37058856 → "37 million", 3170208 → "3.2 million",
     1330044000 → "1.3 billion", 422324 → "420,000", 343.5 → "340", 8.4 → "8"."""
     if n < 10:
         return str(round(n))
-    sig = float(f"{n:.2g}")
+    sig = float(f"{n:.{digits}g}")
     if sig >= 1e9:
         return f"{sig / 1e9:g} billion"
     if sig >= 1e6:

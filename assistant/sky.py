@@ -1,5 +1,5 @@
-"""Sunrise, sunset, the moon's phase and the seasons, worked out here (astral, ephem) instead of made
-up by the LLM.
+"""Sunrise, sunset, the moon's phase, the seasons and the planets, worked out here (astral, ephem)
+instead of made up by the LLM.
 
 Asked when the sun sets, the embedded LLM said "The sun sets at 12:30pm today, but it will continue
 to set for another 9 hours later tomorrow night."; asked the moon's phase, on a waning crescent,
@@ -18,10 +18,15 @@ city). The LLM said the longest day of the year "is December 21, but it actually
 turns through `LocalLlm`, 2026-12-07). The meteorological seasons (winter from December 1, as the
 UK's and Australia's weather services count) are not said.
 
+How far the moon, the sun or a planet is from Earth (or a planet from the sun) is ephem's, at this
+moment; the LLM said the moon was "approximately 2,198.453 kilometers away", and that there are 93
+planets.
+
     sky.answer("when does the sun set")        # "In Paris, the sun sets at 4:53 PM today."
     sky.answer("when does the sun set in tokyo")  # "In Tokyo, the sun set at 4:27 PM local time today."
     sky.answer("what's the moon phase tonight") # "The moon is a waning crescent tonight: ..."
     sky.answer("how many days until winter")    # "13 days: winter begins with the December solstice on ..."
+    sky.answer("how far is mars")               # "Mars is about 167 million kilometers (104 million ..."
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from assistant import phrases, places
 from assistant.asr.text import normalize
 from assistant.clock import date_of, local_zone, time_of_day, zone_city_name, zone_table
 from assistant.dates import counted, in_weeks
+from assistant.places import MILES_PER_KM, rounded
 
 _DAY = r"(?: (?P<day>today|tonight|tomorrow|this evening|this morning|tomorrow morning|tomorrow evening))?"
 _SUNSET = (
@@ -53,6 +59,9 @@ _TURNING_POINT = (
     r"(?:the )?(?:next )?(?:(?P<of>spring|summer|autumn|autumnal|fall|winter|vernal|march|june|september"
     r"|december) )?(?P<point>solstice|equinox)|(?:the )?(?P<length>longest|shortest) day(?: of the year)?"
 )
+_BODY = r"(?:the )?(?P<body>moon|sun|earth|mercury|venus|mars|jupiter|saturn|uranus|neptune|pluto)"
+_FROM = r"(?: (?:away )?from (?:the )?(?P<start>earth|here|us|sun))?(?: away)?"
+_NOW = r"(?: right now| now| today| tonight| at the moment)?"
 _IN = r"(?: in (?P<place>[a-z][a-z' ]*?))?"  # "when does the sun set in tokyo": a place GeoNames knows
 _PATTERNS = phrases.requests(
     {
@@ -73,6 +82,15 @@ _PATTERNS = phrases.requests(
         rf"(?:until|till|til|before|to) (?:the (?:first day|start|beginning) of |the )?{_SEASON}"
         r"(?: solstice| equinox)?",
         "season yet": rf"is it {_SEASON}(?: yet| now| already)?",
+        "distance": rf"how far (?:away )?is {_BODY}{_FROM}{_NOW}",
+        "distance/to": rf"(?:what's|what is) the distance (?:from (?:the )?(?P<start>earth|sun) )?to"
+        rf" {_BODY}{_NOW}",
+        "distance/in": rf"how many (?P<unit>miles|kilometers|kilometres) (?:away )?is {_BODY}{_FROM}{_NOW}",
+        "planets": r"how many planets (?:are there|are in (?:the|our) solar system|does the solar system"
+        r" have)(?: in (?:the|our) solar system)?",
+        "planet": r"(?:what's|what is|which is) the (?P<which>largest|biggest|smallest|closest|nearest"
+        r"|farthest|furthest) planet(?: in (?:the|our) solar system)?"
+        r"(?: (?:to|from) (?:the )?(?P<to>sun|earth|us))?",
         "turning point": rf"(?:when|what day)(?: is|'s| will be) (?:{_TURNING_POINT})"
         r"(?: (?P<year>this year|next year))?",
     }
@@ -102,6 +120,10 @@ def answer(text: str, now: datetime | None = None) -> str | None:
         return said
     if kind.startswith("season") or kind == "turning point":
         return _seasons(kind, m, now)
+    if kind.startswith("distance"):
+        return _distance(m, now)
+    if kind in ("planets", "planet"):
+        return _planets(kind, m, now)
     if kind == "full moon":
         day = _next_full_moon(now.date())
         return f"The next full moon is {'tonight' if day == now.date() else 'on ' + date_of(day)}."
@@ -277,6 +299,71 @@ def _turning_point(
     if of not in _OF_SEASON:  # "the June solstice": the same everywhere
         return _sentence("", f"{_POINTS[point]} {verb} {on}, at {time_of_day(at)}.")
     return _sentence(hemisphere, f"the {of} {kind} {verb} {on}, at {time_of_day(at)}.")
+
+
+# The planets from the sun out, as ephem names its bodies; Pluto a dwarf planet since the IAU's vote
+# of 2006
+PLANETS = ("Mercury", "Venus", "Earth", "Mars", "Jupiter", "Saturn", "Uranus", "Neptune")
+_KM_PER_AU = 149_597_870.7
+_LIGHT_KM_S = 299_792.458
+
+
+def _distance(m: re.Match, now: datetime) -> str | None:
+    """ "The moon is about 403,000 kilometers (250,000 miles) from Earth right now.": ephem's
+    distance at this moment, from Earth (or the sun, when asked from it)."""
+    import ephem
+
+    body, start = m["body"], m["start"] or "earth"
+    utc = now.astimezone(UTC).replace(tzinfo=None)  # a naive `now` is this computer's time
+    if body == "earth":  # "how far is the earth from the sun": the sun's distance from it
+        if start != "sun":
+            return None
+        km, name, start = ephem.Sun(utc).earth_distance * _KM_PER_AU, "the earth", "sun"
+    else:
+        seen = getattr(ephem, body.capitalize())(utc)
+        if start == "sun":
+            if body in ("sun", "moon"):
+                return None  # "the sun from the sun"; the moon from the sun is Earth's distance, not asked
+            km = seen.sun_distance * _KM_PER_AU
+        else:
+            km = seen.earth_distance * _KM_PER_AU
+        name = f"the {body}" if body in ("moon", "sun") else body.capitalize()
+    if m.groupdict().get("unit") == "miles":
+        amount = f"{rounded(km * MILES_PER_KM, 3)} miles ({rounded(km, 3)} kilometers)"
+    else:
+        amount = f"{rounded(km, 3)} kilometers ({rounded(km * MILES_PER_KM, 3)} miles)"
+    said = f"{name[0].upper()}{name[1:]} is about {amount} from {'the sun' if start == 'sun' else 'Earth'}"
+    if body not in ("moon", "sun", "earth") and start != "sun":  # the light of a planet: minutes, or hours
+        minutes = round(km / _LIGHT_KM_S / 60)
+        light = f"{minutes} minutes" if minutes < 120 else f"{minutes / 60:.1f} hours".replace(".0 ", " ")
+        return f"{said} right now: its light takes {light} to reach us."
+    return f"{said} right now."
+
+
+def _planets(kind: str, m: re.Match, now: datetime) -> str:
+    """How many planets there are; the largest, smallest, closest or farthest one."""
+    if kind == "planets":
+        return (
+            f"There are eight planets: {phrases.listed(list(PLANETS))}. Pluto has been a dwarf planet since"
+            " 2006."
+        )
+    which = m["which"]
+    if which in ("largest", "biggest"):
+        return "The largest planet is Jupiter."
+    if which == "smallest":
+        return "The smallest planet is Mercury."
+    near = which in ("closest", "nearest")
+    to = m["to"] or ("earth" if near else "sun")  # "the nearest planet" is asked from here
+    if to == "sun":
+        return f"The {which} planet {'to' if near else 'from'} the sun is {'Mercury' if near else 'Neptune'}."
+    import ephem
+
+    utc = now.astimezone(UTC).replace(tzinfo=None)
+    away = {name: getattr(ephem, name)(utc).earth_distance for name in PLANETS if name != "Earth"}
+    found = (min if near else max)(away, key=away.get)
+    km = rounded(away[found] * _KM_PER_AU, 3)
+    said = f"The {which} planet {'to' if near else 'from'} Earth"
+    return f"{said} right now is {found}, about {km} kilometers away."
 
 
 def _sentence(lead: str, said: str) -> str:

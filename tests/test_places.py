@@ -246,7 +246,7 @@ def test_the_great_circle():
      (1_000_000, "1 million")],
 )  # fmt: skip
 def test_numbers_are_said_to_two_digits(n, said):
-    assert places._rounded(n) == said
+    assert places.rounded(n) == said
 
 
 def test_the_atlas_keeps_few_fields_and_every_country():

@@ -209,3 +209,62 @@ def test_a_season_turns_at_its_minute(zone):
     assert sky.answer("when is the winter solstice", before) == "The winter solstice is today, at 9:50 PM."
     assert sky.answer("what season is it", after).startswith("It's winter: spring begins with the March")
     assert sky.answer("when is the winter solstice", after) == "The winter solstice was today, at 9:50 PM."
+
+
+@pytest.mark.parametrize(
+    ("asked", "at", "says"),
+    [
+        # the almanacs': the sun 147.1 million km away at perihelion (January 3, 2027) and 152.1 at
+        # aphelion (July 5), Mars 101 million at its closest of 2027 (February 20)
+        (
+            "how far is the sun",
+            datetime(2027, 1, 3, 12),
+            "The sun is about 147 million kilometers (91.4 million miles) from Earth right now.",
+        ),
+        (
+            "how far is the earth from the sun",
+            datetime(2027, 7, 5, 12),
+            "The earth is about 152 million kilometers (94.5 million miles) from the sun right now.",
+        ),
+        (
+            "How far away is Mars?",
+            datetime(2027, 2, 20, 12),
+            "Mars is about 101 million kilometers (63 million miles) from Earth right now: its light takes 6"
+            " minutes to reach us.",
+        ),
+        (
+            "how many miles away is mars",
+            datetime(2027, 2, 20, 12),
+            "Mars is about 63 million miles (101 million kilometers) from Earth right now: its light takes 6"
+            " minutes to reach us.",
+        ),
+        ("how far is the moon from the sun", NOON, None),  # the LLM's
+        (
+            "How many planets are there?",
+            NOON,
+            "There are eight planets: Mercury, Venus, Earth, Mars, Jupiter, Saturn, Uranus and Neptune."
+            " Pluto has been a dwarf planet since 2006.",
+        ),
+        ("what's the largest planet", NOON, "The largest planet is Jupiter."),
+        ("what's the farthest planet from the sun", NOON, "The farthest planet from the sun is Neptune."),
+        (
+            "which is the closest planet to earth",  # Venus between us and the sun (October 24, 2026)
+            datetime(2026, 10, 24, 12),
+            "The closest planet to Earth right now is Venus, about 40.8 million kilometers away.",
+        ),
+    ],
+)
+def test_the_planets_and_how_far_they_are_now(zone, asked, at, says):
+    """Asked how far away the moon is, the LLM said "approximately 2,198.453 kilometers"; Mars,
+    "228,650 miles (371.49 light-hours)"; how many planets there are, "There are 93"."""
+    zone("Europe/Paris")
+    assert sky.answer(asked, at) == says
+
+
+def test_the_moon_is_as_far_as_its_orbit_goes():
+    """Between its nearest and its farthest (356,000 to 407,000 km) on every day of a month, and not
+    the same figure each day."""
+    said = [sky.answer("how far is the moon", datetime(2026, 12, day, 12)) for day in range(1, 32)]
+    kms = [int(s.split("about ")[1].split(" kilometers")[0].replace(",", "")) for s in said]
+    assert all(356_000 <= km <= 407_000 for km in kms), kms
+    assert max(kms) - min(kms) > 30_000  # it moves: not a fixed figure
