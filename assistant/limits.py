@@ -67,6 +67,22 @@ _CANNOT = (  # (what is asked, from the start of the request; the answer)
         r"(?:call|phone|text|email) (?:my |\w+$)|send (?:a |an )?(?:message|text|email)",
         "I can't make calls or send messages.",
     ),
+    (  # "Read my email": "I'm sorry for your loss. I'll be happy to help you ..." (2026-12-07)
+        r"(?:read|check|open|show me) (?:my )?(?:e ?mails?|inbox|messages|texts)"
+        r"|do i have (?:any )?(?:new |unread )?(?:e ?mails?|messages|texts)",
+        f"I can't read email or messages: {OFFLINE}",
+    ),
+    (  # "Order a pizza": "You can order a pizza from any online grocery store or restaurant."
+        r"order (?:me )?(?:a |an |some )?\w+(?: \w+)?$|order (?:food|takeout|a taxi|a cab|an uber)\b"
+        r"|buy .+ online|(?:get|call|book) (?:me )?(?:a )?(?:taxi|cab|ride|uber)$",
+        f"I can't order or buy anything: {OFFLINE}",
+    ),
+    (  # "Open YouTube": "I'm here to help you with whatever your creative needs are. ..."
+        r"(?:open|launch|start|close|go to) (?:the |my )?(?:youtube|spotify|netflix|chrome|firefox|safari"
+        r"|google|facebook|instagram|twitter|whatsapp|wikipedia|amazon|gmail|(?:a |the |my )?browser"
+        r"|(?:the )?settings|\w+(?: \w+)? (?:app|application|website|web site))\b",
+        "I can't open apps or websites: I can only talk with you.",
+    ),
     (  # the LLM said "10 euros = 100.00 euros" (`units.py`, before these, converts pounds as weight)
         r"(?:convert|change|exchange) .*\b(?:dollars?|euros?|pounds? to (?:dollars|euros)|yen|pesos?"
         r"|rupees?|yuan|francs?|currenc(?:y|ies)|money)\b"
@@ -138,6 +154,20 @@ _ABOUT = (  # (a question about the assistant, whole; the answer)
     (
         r"(?:what's|what is) your name|do you have a name",
         "I don't have a name: I'm a voice assistant running entirely on this computer.",
+    ),
+    (  # the LLM: "I'm 32 years old."
+        r"how old are you|(?:what's|what is) your age|when were you (?:born|made)",
+        "I don't have an age: I'm a voice assistant running entirely on this computer.",
+    ),
+    (
+        r"where (?:are you|do you live|are you from)",
+        "I'm on this computer, and nowhere else: nothing you say leaves it.",
+    ),
+    (  # a check that the microphone is heard, not a question for the LLM ("I'm ready to help. What's your
+        # project?")
+        r"(?:hello )?(?:are you there|are you listening(?: to me)?|can you hear me(?: now)?)"
+        r"|testing(?: testing)*(?: one two(?: three)?)?|mic(?:rophone)? (?:check|test)",
+        "Yes, I'm here and I can hear you.",
     ),
     (
         r"(?:is|are) (?:this|you|our conversation) (?:private|safe|online|recording(?: me)?)"

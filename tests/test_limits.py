@@ -39,6 +39,12 @@ from assistant import limits
         ("Next song.", "I can't play music yet."),
         ("Call mom.", "I can't make calls or send messages."),
         ("Send a message to John", "I can't make calls or send messages."),
+        ("Read my email.", "I can't read email or messages"),  # the LLM: "I'm sorry for your loss."
+        ("Do I have any new messages?", "I can't read email or messages"),
+        ("Order a pizza.", "I can't order or buy anything"),  # the LLM: "... from any online grocery store"
+        ("Get me a taxi.", "I can't order or buy anything"),
+        ("Open YouTube.", "I can't open apps or websites"),
+        ("Launch the calculator app.", "I can't open apps or websites"),
         ("What's on my calendar today?", "I don't keep a calendar. I can remind you instead"),
         ("Convert ten dollars to euros.", "I can't convert money: exchange rates change every day"),
         ("How many euros is fifty dollars?", "I can't convert money"),
@@ -65,6 +71,9 @@ from assistant import limits
         ("Play twenty questions.", None),
         ("Call me Sam.", None),
         ("Turn the page.", None),
+        ("Order these numbers from smallest to largest: 5, 2, 9.", None),
+        ("Start the stopwatch.", None),  # stopwatch.py's
+        ("What is the order of the planets?", None),
         ("What is the capital of France?", None),
         ("Who was the first president of the United States?", None),  # history: the LLM's
         ("who won the world cup in 2010", None),
@@ -105,7 +114,14 @@ def test_what_cannot_be_done_is_said(said, says):
         ("What can you do about my headache?", None),
         ("Help me write a poem.", None),
         ("Who are you voting for?", None),
-        ("Are you listening?", None),
+        ("Are you listening to music?", None),
+        ("How old are your kids?", None),
+        # the LLM: "I'm 32 years old."; "I can hear you." said to "Testing, testing": "What's your project?"
+        ("How old are you?", "I don't have an age"),
+        ("Where do you live?", "I'm on this computer, and nowhere else"),
+        ("Can you hear me?", "Yes, I'm here and I can hear you."),
+        ("Are you there?", "Yes, I'm here and I can hear you."),
+        ("Testing, testing, one, two, three.", "Yes, I'm here and I can hear you."),
     ],
 )
 def test_questions_about_the_assistant_itself_are_answered_plainly(asked, says):
