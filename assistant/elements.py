@@ -25,13 +25,16 @@ _ELEMENT = r"(?:the element |an? )?(?P<name>[a-z]+)(?: atom)?"
 # "fe", or heard letter by letter: "f e"; or a name ("what element is gold")
 _SYMBOL = r"(?P<symbol>[a-z](?: [a-z]){0,2}|[a-z]+)"
 _NUMBER = r"(?P<number>\d+)"
+# "symbol" heard "simple" ("what's the chemical simple for gold", an espeak-ng voice through
+# `scripts/bench_e2e.py`, 2026-12-08): after "chemical", nothing else is asked so
+_SYMBOL_WORD = r"(?:(?:chemical |atomic |element )?symbol|chemical simple)"
 _TABLE = r"(?: (?:on|in) the periodic table)?"
 # kind → pattern; a kind after "/" is another way to ask it (a group's name is said once per pattern)
 _PATTERNS = phrases.requests(
     {
-        "symbol": rf"(?:what's|what is|tell me) (?:the )?(?:chemical |atomic |element )?symbol (?:for|of)"
+        "symbol": rf"(?:what's|what is|tell me) (?:the )?{_SYMBOL_WORD} (?:for|of)"
         rf" {_ELEMENT}",
-        "symbol/its": rf"(?:what's|what is) {_ELEMENT}'s (?:chemical )?symbol",
+        "symbol/its": rf"(?:what's|what is) {_ELEMENT}'s {_SYMBOL_WORD}",
         "number": rf"(?:what's|what is|tell me) (?:the )?atomic number (?:for|of) {_ELEMENT}",
         "number/its": rf"(?:what's|what is) {_ELEMENT}'s atomic number",
         "number/table": rf"what number is {_ELEMENT}{_TABLE}",

@@ -9,6 +9,11 @@ from assistant import elements
     ("asked", "says"),
     [
         ("What's the chemical symbol for gold?", "The chemical symbol for gold is Au, spelled A, U."),
+        (
+            "what's the chemical simple for gold",
+            "The chemical symbol for gold is Au, spelled A, U.",
+        ),  # heard so
+        ("what's the simple answer", None),
         ("what's sodium's symbol", "The chemical symbol for sodium is Na, spelled N, A."),
         (
             "what is the symbol for tungsten",

@@ -172,6 +172,10 @@ def test_the_moons_phase(day, asked, says):
         ("when is the summer equinox", None),
         ("what is the solstice", None),
         ("what season is best for hiking", None),
+        (
+            "what's season is it",  # as "what season is it?" was heard
+            "It's autumn: winter begins with the December solstice on Monday, December 21, 2026, in 14 days.",
+        ),
     ],
 )
 def test_the_seasons_begin_at_the_solstices_and_equinoxes(zone, asked, says):
