@@ -36,6 +36,7 @@ from assistant import (
     arithmetic,
     chance,
     clock,
+    computer,
     courtesy,
     dates,
     dictionary,
@@ -149,6 +150,7 @@ class AnswerStage(Stage):
             ("dictionary", lambda: dictionary.answer(text)),
             ("places", lambda: places.answer(text)),
             ("elements", lambda: elements.answer(text)),
+            ("computer", lambda: computer.answer(text)),
             ("chance", lambda: chance.answer(text)),
             (
                 "courtesy",
@@ -190,12 +192,13 @@ class AnswerStage(Stage):
     async def _answer_here(self, frame: UserText, text: str) -> None:
         """A request that one of `process`'s answerers serves (`clock.py`, `dates.py`, `sky.py`,
         `timers.py`, `stopwatch.py`, `lists.py`, `about_you.py`, `replay.py`, `voice.py`,
-        `arithmetic.py`, `units.py`, `spelling.py`, `dictionary.py`, `places.py`, `elements.py`, `chance.py`,
-        `courtesy.py`, `limits.py`; README, "Answers without the LLM"): answered at once, without the
-        LLM, which made up the time and the sunset, pretended to set timers, to know the weather and to
-        speak slower, repeated half an answer, got sums and conversions wrong, could not spell nor flip
-        a coin, made up what words mean and capitals, took the user's name for its own, and answered
-        "never mind". The turn has no LLM marks: none of its time was the LLM's."""
+        `arithmetic.py`, `units.py`, `spelling.py`, `dictionary.py`, `places.py`, `elements.py`,
+        `computer.py`, `chance.py`, `courtesy.py`, `limits.py`; README, "Answers without the LLM"):
+        answered at once, without the LLM, which made up the time and the sunset, pretended to set
+        timers, to know the weather and to speak slower, repeated half an answer, got sums and
+        conversions wrong, could not spell nor flip a coin, made up what words mean and capitals, the
+        elements and the battery, took the user's name for its own, and answered "never mind". The
+        turn has no LLM marks: none of its time was the LLM's."""
         turn = frame.turn
         if frame.history is None:  # else `Pipeline.confirm` remembers the question
             await self.pipeline.remember("user", turn.user_text)
