@@ -142,7 +142,7 @@ _ABOUT = (  # (a question about the assistant, whole; the answer)
         "I can talk with you and answer simple questions, work out sums, convert units, spell words, "
         "say what a word means or who someone was, tell you about countries and cities and the chemical "
         "elements, this computer's battery and disk, the time, the date, sunrise, sunset, the seasons and "
-        "the planets, set "
+        "the planets, tell a joke, set "
         "timers, a stopwatch, alarms and reminders, keep lists and notes, remember your name and "
         "birthday, speak slower or more quietly, and say my last answer again. Say stop to cut me off, or"
         " stop listening until you say wake up. I run only on this computer, so I can't look anything up"

@@ -42,6 +42,7 @@ from assistant import (
     dictionary,
     elements,
     forget,
+    jokes,
     limits,
     lists,
     places,
@@ -151,6 +152,7 @@ class AnswerStage(Stage):
             ("places", lambda: places.answer(text)),
             ("elements", lambda: elements.answer(text)),
             ("computer", lambda: computer.answer(text)),
+            ("jokes", lambda: jokes.answer(text)),
             ("chance", lambda: chance.answer(text)),
             (
                 "courtesy",
@@ -193,9 +195,9 @@ class AnswerStage(Stage):
         """A request that one of `process`'s answerers serves (`clock.py`, `dates.py`, `sky.py`,
         `timers.py`, `stopwatch.py`, `lists.py`, `about_you.py`, `replay.py`, `voice.py`,
         `arithmetic.py`, `units.py`, `spelling.py`, `dictionary.py`, `places.py`, `elements.py`,
-        `computer.py`, `chance.py`, `courtesy.py`, `limits.py`; README, "Answers without the LLM"):
-        answered at once, without the LLM, which made up the time and the sunset, pretended to set
-        timers, to know the weather and to speak slower, repeated half an answer, got sums and
+        `computer.py`, `jokes.py`, `chance.py`, `courtesy.py`, `limits.py`; README, "Answers without the
+        LLM"): answered at once, without the LLM, which made up the time and the sunset, pretended to
+        set timers, to know the weather and to speak slower, repeated half an answer, got sums and
         conversions wrong, could not spell nor flip a coin, made up what words mean and capitals, the
         elements and the battery, took the user's name for its own, and answered "never mind". The
         turn has no LLM marks: none of its time was the LLM's."""
