@@ -139,7 +139,8 @@ _ABOUT = (  # (a question about the assistant, whole; the answer)
     (
         r"(?:what can you do|what do you do|what are you able to do|what can i ask(?: you)?"
         r"|what are you good at|how can you help(?: me)?|help|help me|what can i say)",
-        "I can talk with you and answer simple questions, work out sums, convert units, spell words, "
+        "I can talk with you and answer simple questions, work out sums, convert units, spell words and "
+        "find rhymes, "
         "say what a word means or who someone was, tell you about countries and cities and the chemical "
         "elements, this computer's battery and disk, the time, the date, sunrise, sunset, the seasons and "
         "the planets, tell a joke, set "

@@ -47,6 +47,7 @@ from assistant import (
     lists,
     places,
     replay,
+    rhymes,
     sky,
     spelling,
     units,
@@ -148,6 +149,7 @@ class AnswerStage(Stage):
             ("arithmetic", lambda: arithmetic.answer(text)),
             ("units", lambda: units.answer(text)),
             ("spelling", lambda: spelling.answer(text)),
+            ("rhymes", lambda: rhymes.answer(text)),
             ("dictionary", lambda: dictionary.answer(text)),
             ("places", lambda: places.answer(text)),
             ("elements", lambda: elements.answer(text)),
@@ -194,7 +196,7 @@ class AnswerStage(Stage):
     async def _answer_here(self, frame: UserText, text: str) -> None:
         """A request that one of `process`'s answerers serves (`clock.py`, `dates.py`, `sky.py`,
         `timers.py`, `stopwatch.py`, `lists.py`, `about_you.py`, `replay.py`, `voice.py`,
-        `arithmetic.py`, `units.py`, `spelling.py`, `dictionary.py`, `places.py`, `elements.py`,
+        `arithmetic.py`, `units.py`, `spelling.py`, `rhymes.py`, `dictionary.py`, `places.py`, `elements.py`,
         `computer.py`, `jokes.py`, `chance.py`, `courtesy.py`, `limits.py`; README, "Answers without the
         LLM"): answered at once, without the LLM, which made up the time and the sunset, pretended to
         set timers, to know the weather and to speak slower, repeated half an answer, got sums and
