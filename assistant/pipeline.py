@@ -37,6 +37,7 @@ from assistant import (
     chance,
     clock,
     computer,
+    constants,
     courtesy,
     dates,
     dictionary,
@@ -150,6 +151,7 @@ class AnswerStage(Stage):
             ("units", lambda: units.answer(text)),
             ("spelling", lambda: spelling.answer(text)),
             ("rhymes", lambda: rhymes.answer(text)),
+            ("constants", lambda: constants.answer(text)),
             ("dictionary", lambda: dictionary.answer(text)),
             ("places", lambda: places.answer(text)),
             ("elements", lambda: elements.answer(text)),
@@ -194,12 +196,9 @@ class AnswerStage(Stage):
         await self.push(AnswerEnd(turn))
 
     async def _answer_here(self, frame: UserText, text: str) -> None:
-        """A request that one of `process`'s answerers serves (`clock.py`, `dates.py`, `sky.py`,
-        `timers.py`, `stopwatch.py`, `lists.py`, `about_you.py`, `replay.py`, `voice.py`,
-        `arithmetic.py`, `units.py`, `spelling.py`, `rhymes.py`, `dictionary.py`, `places.py`, `elements.py`,
-        `computer.py`, `jokes.py`, `chance.py`, `courtesy.py`, `limits.py`; README, "Answers without the
-        LLM"): answered at once, without the LLM, which made up the time and the sunset, pretended to
-        set timers, to know the weather and to speak slower, repeated half an answer, got sums and
+        """A request that one of `process`'s answerers serves (README, "Answers without the LLM"):
+        answered at once, without the LLM, which made up the time and the sunset, pretended to set
+        timers, to know the weather and to speak slower, repeated half an answer, got sums and
         conversions wrong, could not spell nor flip a coin, made up what words mean and capitals, the
         elements and the battery, took the user's name for its own, and answered "never mind". The
         turn has no LLM marks: none of its time was the LLM's."""
