@@ -140,14 +140,12 @@ _ABOUT = (  # (a question about the assistant, whole; the answer)
         r"(?:what can you do|what do you do|what are you able to do|what can i ask(?: you)?"
         r"|what are you good at|how can you help(?: me)?|help|help me|what can i say)",
         "I can talk with you and answer simple questions, work out sums, convert units, spell words and "
-        "find rhymes, "
-        "say what a word means or who someone was, tell you about countries and cities, the chemical "
-        "elements and physical constants, this computer's battery and disk, the time, the date, sunrise, sunset, the seasons and "
-        "the planets, tell a joke, set "
-        "timers, a stopwatch, alarms and reminders, keep lists and notes, remember your name and "
-        "birthday, speak slower or more quietly, and say my last answer again. Say stop to cut me off, or"
-        " stop listening until you say wake up. I run only on this computer, so I can't look anything up"
-        " online.",
+        "find rhymes, say what a word means or who someone was, tell you about countries and cities, the "
+        "chemical elements and physical constants, this computer's battery and disk, the time, the date, "
+        "sunrise, sunset, the seasons and the planets, tell a joke, set timers, a stopwatch, alarms and "
+        "reminders, keep lists and notes, remember your name and birthday, speak slower or more quietly, "
+        "and say my last answer again. Say stop to cut me off, or stop listening until you say wake up. "
+        "I run only on this computer, so I can't look anything up online.",
     ),
     (
         r"(?:who|what) are you|who (?:made|built) you|are you (?:a robot|an ai|a person|human)",
