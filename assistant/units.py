@@ -86,8 +86,8 @@ def answer(text: str) -> str | None:
     source_unit, target_unit = _units(source, target)
     if source_unit is None or target_unit is None:
         return None
-    if n in ("a", "an", "one") and (calendar := _calendar(source_unit, target_unit, target)):
-        return calendar
+    if n in ("a", "an", "one") and (by_calendar := _calendar(source_unit, target_unit, target)):
+        return by_calendar
     import pint
 
     amount = 1.0 if n in ("a", "an", "one") else float(n)
