@@ -95,18 +95,18 @@ def _address() -> str:
     import psutil
 
     found = []
-    for name, addresses in psutil.net_if_addrs().items():
+    for addresses in psutil.net_if_addrs().values():
         for address in addresses:
             try:
                 ip = ipaddress.ip_address(address.address.split("%")[0])
             except ValueError:  # a MAC address
                 continue
             if not (ip.is_loopback or ip.is_link_local):
-                found.append((ip.version, name, ip))
+                found.append(ip)
     public = "Your public address I can't know: I don't use the internet."
     if not found:
         return f"This computer is on no network now. {public}"
-    _, _, ip = min(found, key=lambda f: f[0])
+    ip = min(found, key=lambda ip: ip.version)  # the first IPv4 one, if there is one
     spoken = " dot ".join(str(ip).split(".")) if ip.version == 4 else str(ip)  # "192 dot 168 dot 1 dot 23"
     return f"Your IP address on this network is {spoken}. {public}"
 
