@@ -17,8 +17,8 @@ Timers, alarms and reminders are compared by `timer_requests.parse_request` (wha
 lists by `lists.parse` (what would be added, removed or read) and the name by `about_you.parse`, so
 that nothing is set or kept.
 Replay ("say that again") and the voice ("speak slower") answer from the conversation and the
-voice, and forgetting asks back, so they are not here; wake phrases and "stop listening" are
-`bench_wake.py`'s.
+voice, forgetting asks back, and jokes and chance are drawn at random, so they are not here; wake
+phrases and "stop listening" are `bench_wake.py`'s.
 
     python scripts/bench_requests.py                    # 12 voices
     python scripts/bench_requests.py --voices 4 --show  # and each answer that was not right
@@ -42,12 +42,16 @@ from assistant import (  # noqa: E402
     about_you,
     arithmetic,
     clock,
+    computer,
+    constants,
     courtesy,
     dates,
     dictionary,
+    elements,
     limits,
     lists,
     places,
+    rhymes,
     sky,
     spelling,
     units,
@@ -75,6 +79,10 @@ REQUESTS = [
     ("time and date", "what's the moon phase tonight"),
     ("time and date", "how many days until winter"),
     ("time and date", "when is the longest day of the year"),
+    ("science", "how far away is the moon"),
+    ("science", "what is the speed of light"),
+    ("science", "what is element number seventy nine"),
+    ("science", "what's the chemical symbol for gold"),
     ("timers", "set a timer for ten minutes"),
     ("timers", "set a timer for twenty five minutes"),
     ("timers", "set a timer for fifteen minutes"),
@@ -127,6 +135,7 @@ REQUESTS = [
     ("courtesies", "good morning"),
     ("spelling", "how do you spell rhythm"),
     ("spelling", "how do you spell necessary"),
+    ("spelling", "what rhymes with cat"),
     ("dictionary", "what does ephemeral mean"),
     ("dictionary", "what's another word for happy"),
     ("dictionary", "what's the opposite of generous"),
@@ -155,8 +164,12 @@ def answerers(now: datetime) -> list[tuple[str, Callable[[str], object]]]:
         ("arithmetic", arithmetic.answer),
         ("units", units.answer),
         ("spelling", spelling.answer),
+        ("rhymes", rhymes.answer),
+        ("constants", constants.answer),
         ("dictionary", dictionary.answer),
         ("places", places.answer),
+        ("elements", elements.answer),
+        ("computer", computer.answer),
         ("courtesy", courtesy.answer),
         ("limits", limits.answer),
     ]
