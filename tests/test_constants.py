@@ -17,6 +17,10 @@ from assistant import constants
             "how fast does light travel",
             "The speed of light in a vacuum is 299,792,458 meters per second, exactly.",
         ),
+        (
+            "what is the spade of light",  # as held-out voices' "speed" was heard
+            "The speed of light in a vacuum is 299,792,458 meters per second, exactly.",
+        ),
         # the LLM: "approximately 0.017"
         (
             "What's Avogadro's number?",

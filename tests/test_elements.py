@@ -30,6 +30,11 @@ from assistant import elements
         ("What's the atomic number of carbon?", "The atomic number of carbon is 6."),
         ("what number is iron on the periodic table", "The atomic number of iron is 26."),
         ("What is element number 79?", "Element number 79 is gold, symbol Au, spelled A, U."),
+        (
+            "what is element number seventeen nine",
+            "Element number 79 is gold, symbol Au, spelled A, U.",
+        ),  # heard so
+        ("what is element number twenty five six", None),
         ("what element is number seventy nine", "Element number 79 is gold, symbol Au, spelled A, U."),
         ("what element has atomic number 118", "Element number 118 is oganesson, symbol Og, spelled O, G."),
         ("what is element 119", "There is no element number 119: they run from 1, hydrogen, to 118."),

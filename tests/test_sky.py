@@ -265,6 +265,12 @@ def test_the_planets_and_how_far_they_are_now(zone, asked, at, says):
     assert sky.answer(asked, at) == says
 
 
+@pytest.mark.parametrize("heard", ["oh far away is the moon", "oh far aways the moon"])
+def test_how_far_heard_as_held_out_voices_say_it(heard):
+    """6 of 12 held-out voices' "how far away is the moon" were heard so (bench_requests.py)."""
+    assert sky.answer(heard, NOON) == sky.answer("how far away is the moon", NOON) is not None
+
+
 def test_the_moon_is_as_far_as_its_orbit_goes():
     """Between its nearest and its farthest (356,000 to 407,000 km) on every day of a month, and not
     the same figure each day."""
