@@ -37,6 +37,11 @@ _HEADING = re.compile(r"^\s*#+\s*")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _MARKUP = re.compile(r"[*_`#~|<>]+")
 _DASH = re.compile(r"\s*[—–]\s*|\s+-\s+")
+# A number of more digits than this is not read out: the LLM, looping, once wrote 90 of them, which
+# piper spent 6.5 s making into 50 s of speech before the answer's first sound. Said as "a 90 digit
+# number" (the printed answer keeps them); arithmetic.py likewise does not say a result past 10^15.
+MAX_DIGITS_SAID = 15
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _SPACES = re.compile(r"\s+")
 # Clock times as they are said: the voice read "4:07" as "four zero seven" and "9:00 AM" as "nine
 # zero zero A M".
@@ -161,9 +166,15 @@ def clean_text(text: str, line_start: bool = True) -> str:
     text = _DASH.sub(", ", text)
     text = _ON_THE_HOUR.sub(lambda m: m[1] + (m[2] or " o'clock"), text)
     text = _OH_MINUTE.sub(r"\1 oh \2", text)
+    text = _NUMBER.sub(_unless_too_long, text)
     text = "".join(ch for ch in text if unicodedata.category(ch) not in ("So", "Sk", "Cs", "Co", "Cf"))
     text = _SPACES.sub(" ", text).strip().lstrip(",;: ")
     return text if _speakable(text) else ""
+
+
+def _unless_too_long(number: re.Match) -> str:
+    digits = sum(ch.isdigit() for ch in number[0])
+    return number[0] if digits <= MAX_DIGITS_SAID else f"a {digits} digit number"
 
 
 # ---------------------------------------------------------------------------------------------------
