@@ -76,8 +76,8 @@ _ABOUT_NUMBERS = phrases.requests(
     {
         "prime": r"is (?P<n>\d+) (?:a )?prime(?: number)?",
         "even": r"is (?P<n>\d+) (?:an )?(?P<parity>even|odd)(?: number)?",
-        "tip": rf"(?:what's|what is|how much is|calculate) (?:a |the )?(?P<p>{_NUMBER}) percent tip"
-        rf" (?:on|for) {_MONEY}",
+        "tip": rf"(?:(?:what's|what is|how much is|calculate) (?:a |the )?(?:(?P<p>{_NUMBER}) percent )?tip"
+        rf"|how much (?:should i|do i) tip) (?:on|for) {_MONEY}",
         "split": rf"split {_MONEY} (?:(?P<k>\d+) ways|(?:between|among) (?P<people>\d+)"
         r"(?: people| of us)?)",
         "factorial": r"(?:what's|what is)? ?(?P<n>\d+) factorial"
@@ -85,6 +85,7 @@ _ABOUT_NUMBERS = phrases.requests(
         "average": rf"(?:what's|what is) the (?:average|mean) of (?P<ns>{_NUMBER}(?:,? (?:and )?{_NUMBER})+)",
     }
 )
+USUAL_TIPS = (15, 18, 20)  # percent: "what's the tip on 45 dollars", no rate said
 MAX_FACTORIAL = 17  # 18! is over TOO_LARGE
 MAX_PRIME = 10**12  # trial division up to its square root: 29 ms for the largest prime below it, here
 
@@ -117,6 +118,15 @@ def about_numbers(said: str) -> str | None:
         return f"The average of {', '.join(numbers[:-1])} and {numbers[-1]} is {spoken_number(mean)}."
     amount = float(m["n"]) + (int(m["cents"]) / 100 if m["cents"] else 0)
     unit = m["unit"] or ""
+    if kind == "tip" and m["p"] is None:  # no rate said: the usual ones
+        return (
+            "; ".join(
+                f"{'A ' if n == 0 else ''}{p} percent{' tip on ' + _money(amount, unit) if n == 0 else ''} is"
+                f" {_money(amount * p / 100, unit)}"
+                for n, p in enumerate(USUAL_TIPS)
+            )
+            + "."
+        )
     if kind == "tip":
         tip = amount * float(m["p"]) / 100
         return (

@@ -45,6 +45,16 @@ from assistant import arithmetic
             "what's a twenty percent tip on forty five dollars",
             "A 20 percent tip on 45 dollars is 9 dollars: 54 dollars in all.",
         ),
+        (  # no rate said (the LLM: "A tip on 45 dollars is: "You can't have it, you're broke.""): the usual
+            "what's the tip on forty five dollars",
+            "A 15 percent tip on 45 dollars is 6.75 dollars; 18 percent is 8.10 dollars; 20 percent is 9"
+            " dollars.",
+        ),
+        (
+            "how much should i tip on sixty dollars",
+            "A 15 percent tip on 60 dollars is 9 dollars; 18 percent is 10.80 dollars; 20 percent is 12"
+            " dollars.",
+        ),
         (
             "what is a 15% tip on $62.50",
             "A 15 percent tip on 62.50 dollars is 9.38 dollars: 71.88 dollars in all.",
