@@ -556,8 +556,8 @@ def great_circle_km(a: tuple[float, float], b: tuple[float, float]) -> float:
 
 
 def rounded(n: float, digits: int = 2) -> str:
-    """Two significant `digits`, as said: 37058856 → "37 million", 3170208 → "3.2 million",
-    1330044000 → "1.3 billion", 422324 → "420,000", 343.5 → "340", 8.4 → "8"."""
+    """`digits` significant digits (two unless said), as said: 37058856 → "37 million", 3170208 →
+    "3.2 million", 1330044000 → "1.3 billion", 422324 → "420,000", 343.5 → "340", 8.4 → "8"."""
     if n < 10:
         return str(round(n))
     sig = float(f"{n:.{digits}g}")
