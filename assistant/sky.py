@@ -25,6 +25,7 @@ planets.
     sky.answer("when does the sun set")        # "In Paris, the sun sets at 4:53 PM today."
     sky.answer("when does the sun set in tokyo")  # "In Tokyo, the sun set at 4:27 PM local time today."
     sky.answer("what's the moon phase tonight") # "The moon is a waning crescent tonight: ..."
+    sky.answer("how long is the day today")     # "In Paris, the day lasts 8 hours and 24 minutes today, ..."
     sky.answer("how many days until winter")    # "13 days: winter begins with the December solstice on ..."
     sky.answer("how far is mars")               # "Mars is about 167 million kilometers (104 million ..."
 """
@@ -41,6 +42,7 @@ from assistant.asr.text import normalize
 from assistant.clock import date_of, local_zone, time_of_day, zone_city_name, zone_table
 from assistant.dates import counted, in_weeks
 from assistant.places import MILES_PER_KM, rounded
+from assistant.timer_requests import spoken_duration
 
 _DAY = r"(?: (?P<day>today|tonight|tomorrow|this evening|this morning|tomorrow morning|tomorrow evening))?"
 _SUNSET = (
@@ -67,6 +69,9 @@ _PATTERNS = phrases.requests(
     {
         "sunset": rf"(?:{_SUNSET}){_IN}{_DAY}",
         "sunrise": rf"(?:{_SUNRISE}){_IN}{_DAY}",
+        "daylight": rf"(?:how long is the day|how many hours of (?:day)?light (?:are there|is there|do we"
+        rf" (?:have|get))|how much (?:day)?light (?:is there|do we (?:have|get))|(?:what's|what is) the"
+        rf" (?:day ?length|length of the day)|how long is it light(?: for)?){_IN}{_DAY}",
         # "phase" is heard "face" (12 of 12 held-out voices, scripts/bench_requests.py): no one asks
         # for the moon's face
         "moon": r"(?:what's|what is) the (?:moon(?:'s)? (?:phase|face)|phase of the moon)"
@@ -165,6 +170,8 @@ def _sun_at(
     there = now.astimezone(ZoneInfo(zone))  # a naive `now` is this computer's time
     day = there.date() + timedelta(days=day_said.startswith("tomorrow"))
     when = "tomorrow" if day != there.date() else "today"
+    if kind == "daylight":
+        return _daylight(Observer(*where), day, when, name, zone)
     event, verb, did = (sunset, "set", "set") if kind == "sunset" else (sunrise, "rise", "rose")
     try:
         at = event(Observer(*where), day, tzinfo=ZoneInfo(zone))
@@ -172,6 +179,35 @@ def _sun_at(
         return f"In {name}, the sun does not {verb} {when}."
     said = did if at < there else f"{verb}s"  # "the sun set at 4:53 PM today"
     return f"In {name}, the sun {said} at {time_of_day(at)}{clock} {when}."
+
+
+def _daylight(where, day: date, when: str, name: str, zone: str) -> str:
+    """ "In Paris, the day lasts 8 hours and 23 minutes today, 2 minutes less than yesterday.": from
+    sunrise to sunset there."""
+    from astral.sun import daylight, elevation
+
+    def length(on: date) -> timedelta | None:
+        try:
+            start, end = daylight(where, on, tzinfo=ZoneInfo(zone))
+        except ValueError:  # the polar day or night
+            return None
+        return end - start
+
+    today = length(day)
+    if today is None:
+        noon = datetime.combine(day, datetime.min.time(), ZoneInfo(zone)) + timedelta(hours=12)
+        up = elevation(where, noon) > 0
+        light = "all day" if up else "no"
+        return f"In {name}, the sun does not {'set' if up else 'rise'} {when}: {light} daylight."
+    minutes = round(today.total_seconds() / 60)
+    said = f"In {name}, the day lasts {spoken_duration(minutes * 60)} {when}"
+    before = length(day - timedelta(days=1))
+    if before is None:
+        return f"{said}."
+    change = minutes - round(before.total_seconds() / 60)
+    if change == 0:
+        return f"{said}, about as long as the day before."
+    return f"{said}, {counted(abs(change), 'minute')} {'more' if change > 0 else 'less'} than the day before."
 
 
 def _moon(day: date) -> str:

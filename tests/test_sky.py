@@ -278,3 +278,28 @@ def test_the_moon_is_as_far_as_its_orbit_goes():
     kms = [int(s.split("about ")[1].split(" kilometers")[0].replace(",", "")) for s in said]
     assert all(356_000 <= km <= 407_000 for km in kms), kms
     assert max(kms) - min(kms) > 30_000  # it moves: not a fixed figure
+
+
+@pytest.mark.parametrize(
+    ("asked", "says"),
+    [
+        # Paris on December 7, 2026: sunrise 8:30, sunset 16:53, as the test above has them, with
+        # their seconds 8 h 24 min to the nearest minute; a day shorter by a minute or two in December
+        (
+            "how long is the day today",
+            "In Paris, the day lasts 8 hours and 24 minutes today, 1 minute less than the day before.",
+        ),
+        (
+            "how many hours of daylight are there",
+            "In Paris, the day lasts 8 hours and 24 minutes today, 1 minute less than the day before.",
+        ),
+        (
+            "how long is the day in murmansk",  # polar night
+            "In Murmansk, the sun does not rise today: no daylight.",
+        ),
+        ("how long is the day on mars", None),  # the LLM's
+    ],
+)
+def test_the_length_of_the_day(zone, asked, says):
+    zone("Europe/Paris")
+    assert sky.answer(asked, NOON) == says
