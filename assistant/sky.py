@@ -99,6 +99,9 @@ _PATTERNS = phrases.requests(
         "planet": r"(?:what's|what is|which is) the (?P<which>largest|biggest|smallest|closest|nearest"
         r"|farthest|furthest) planet(?: in (?:the|our) solar system)?"
         r"(?: (?:to|from) (?:the )?(?P<to>sun|earth|us))?",
+        "planet/which": r"which planet is (?:the )?(?P<which>largest|biggest|smallest|closest|nearest"
+        r"|farthest|furthest)(?: planet)?(?: in (?:the|our) solar system)?"
+        r"(?: (?:to|from) (?:the )?(?P<to>sun|earth|us))?",
         "turning point": rf"(?:when|what day)(?: is|'s| will be) (?:{_TURNING_POINT})"
         r"(?: (?P<year>this year|next year))?",
     }
@@ -130,7 +133,7 @@ def answer(text: str, now: datetime | None = None) -> str | None:
         return _seasons(kind, m, now)
     if kind.startswith("distance"):
         return _distance(m, now)
-    if kind in ("planets", "planet"):
+    if kind in ("planets", "planet", "planet/which"):
         return _planets(kind, m, now)
     if kind == "full moon":
         day = _next_full_moon(now.date())
