@@ -76,8 +76,9 @@ _ABOUT_NUMBERS = phrases.requests(
     {
         "prime": r"is (?P<n>\d+) (?:a )?prime(?: number)?",
         "even": r"is (?P<n>\d+) (?:an )?(?P<parity>even|odd)(?: number)?",
-        "tip": rf"(?:(?:what's|what is|how much is|calculate) (?:a |the )?(?:(?P<p>{_NUMBER}) percent )?tip"
-        rf"|how much (?:should i|do i) tip) (?:on|for) {_MONEY}",
+        # "top": "tip" as an espeak-ng voice's was heard (bench_e2e.py, 2026-12-08), before an amount
+        "tip": rf"(?:(?:what's|what is|how much is|calculate) (?:a |the )?(?:(?P<p>{_NUMBER}) percent )?"
+        rf"(?:tip|top)|how much (?:should i|do i) tip) (?:on|for) {_MONEY}",
         "split": rf"split {_MONEY} (?:(?P<k>\d+) ways|(?:between|among) (?P<people>\d+)"
         r"(?: people| of us)?)",
         "factorial": r"(?:what's|what is)? ?(?P<n>\d+) factorial"

@@ -51,6 +51,12 @@ from assistant import arithmetic
             " dollars.",
         ),
         (
+            "what's the top on forty five dollars",  # as "tip" was heard
+            "A 15 percent tip on 45 dollars is 6.75 dollars; 18 percent is 8.10 dollars; 20 percent is 9"
+            " dollars.",
+        ),
+        ("what is the top of the mountain", None),
+        (
             "how much should i tip on sixty dollars",
             "A 15 percent tip on 60 dollars is 9 dollars; 18 percent is 10.80 dollars; 20 percent is 12"
             " dollars.",

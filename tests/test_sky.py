@@ -252,6 +252,8 @@ def test_a_season_turns_at_its_minute(zone):
         ("what's the largest planet", NOON, "The largest planet is Jupiter."),
         ("what's the farthest planet from the sun", NOON, "The farthest planet from the sun is Neptune."),
         ("which planet is closest to the sun", NOON, "The closest planet to the sun is Mercury."),
+        ("which plant is closest to the sun", NOON, "The closest planet to the sun is Mercury."),  # heard so
+        ("which plant is the largest", NOON, None),  # no sun nor solar system said: a plant, maybe
         (
             "which is the closest planet to earth",  # Venus between us and the sun (October 24, 2026)
             datetime(2026, 10, 24, 12),
