@@ -122,6 +122,15 @@ _REQUESTS = {
         rf"{_WHAT} the (?:area|size) of {_PLACE}",
     ),
     "largest": (rf"(?:{_WHAT}|which is|name) the (?:largest|biggest|most populous) city (?:in|of) {_PLACE}",),
+    "largest city": (
+        r"(?:what's|what is|which is|name) the (?:largest|biggest|most populous) city"
+        r"(?: in the world| on earth)",
+        r"(?:what|which) city (?:is the (?:largest|biggest) in the world|has the most people"
+        r"(?: in the world)?)",
+    ),
+    "continents": (
+        r"how many continents (?:are there|does the (?:world|earth) have)(?: in the world| on earth)?",
+    ),
     "largest country": (
         rf"(?:{_WHAT}|which is|name) the (?:largest|biggest) country(?: by area)?"
         rf"(?: in the world| on earth| in {_PLACE})?",
@@ -418,6 +427,22 @@ def _largest_country(places: Atlas, m: re.Match) -> str | None:
     )
 
 
+def _largest_city(places: Atlas, m: re.Match) -> str:
+    """The city with the most people in GeoNames (the LLM: "New York City"): within its limits, as
+    GeoNames counts a city, not its metropolitan area."""
+    city = max((c for cities in places.cities.values() for c in cities), key=lambda c: c.population)
+    return (
+        f"The city with the most people, counted within its limits, is {city.name}, in"
+        f" {places.by_iso[city.country].said}: about {rounded(city.population)}."
+    )
+
+
+def _continents(places: Atlas, m: re.Match) -> str:
+    """GeoNames' seven (the LLM: "There are five continents: Africa, Antarctica, Australia, ...")."""
+    names = sorted({c.continent for c in places.by_iso.values()})
+    return f"There are {len(names)} continents: {listed(names)}."
+
+
 def _largest(places: Atlas, m: re.Match) -> str | None:
     words = m["a"]
     if code := places.state(words):
@@ -535,6 +560,8 @@ _ANSWERS = {
     "largest": _largest,
     "languages": _languages,
     "largest country": _largest_country,
+    "largest city": _largest_city,
+    "continents": _continents,
     "statehood": _statehood,
 }
 

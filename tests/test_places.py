@@ -294,3 +294,22 @@ def test_a_countrys_languages(said, answer):
 )  # fmt: skip
 def test_the_largest_country(said, answer):
     assert places.answer(said) == answer
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        # the LLM: "The biggest city in the world is New York City."
+        ("What's the biggest city in the world?", "The city with the most people, counted within its limits,"
+         " is Shanghai, in China: about 25 million."),
+        ("which city has the most people", "The city with the most people, counted within its limits, is"
+         " Shanghai, in China: about 25 million."),
+        ("what is the largest city in japan", "The largest city in Japan is Tokyo, with about 9.7 million"
+         " people."),  # a country's, as before
+        # the LLM: "There are five continents: Africa, Antarctica, Australia, North and South America, ..."
+        ("How many continents are there?", "There are 7 continents: Africa, Antarctica, Asia, Europe, North"
+         " America, Oceania and South America."),
+    ],
+)  # fmt: skip
+def test_the_largest_city_and_the_continents(said, answer):
+    assert places.answer(said) == answer
