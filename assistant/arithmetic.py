@@ -120,14 +120,10 @@ def about_numbers(said: str) -> str | None:
     amount = float(m["n"]) + (int(m["cents"]) / 100 if m["cents"] else 0)
     unit = m["unit"] or ""
     if kind == "tip" and m["p"] is None:  # no rate said: the usual ones
-        return (
-            "; ".join(
-                f"{'A ' if n == 0 else ''}{p} percent{' tip on ' + _money(amount, unit) if n == 0 else ''} is"
-                f" {_money(amount * p / 100, unit)}"
-                for n, p in enumerate(USUAL_TIPS)
-            )
-            + "."
-        )
+        first, *others = USUAL_TIPS
+        said = [f"A {first} percent tip on {_money(amount, unit)} is {_money(amount * first / 100, unit)}"]
+        said += [f"{p} percent is {_money(amount * p / 100, unit)}" for p in others]
+        return "; ".join(said) + "."
     if kind == "tip":
         tip = amount * float(m["p"]) / 100
         return (

@@ -73,7 +73,8 @@ _CANNOT = (  # (what is asked, from the start of the request; the answer)
         f"I can't read email or messages: {OFFLINE}",
     ),
     (  # "Order a pizza": "You can order a pizza from any online grocery store or restaurant."
-        r"order (?:me )?(?:a |an |some )?\w+(?: \w+)?$|order (?:food|takeout|a taxi|a cab|an uber)\b"
+        r"order (?:me )?(?:a |an |some )\w+(?: \w+)?$|order (?:me )?(?:pizza|food|takeout|takeaway|dinner"
+        r"|lunch|groceries|a taxi|a cab|an uber)\b"
         r"|buy .+ online|(?:get|call|book) (?:me )?(?:a )?(?:taxi|cab|ride|uber)$",
         f"I can't order or buy anything: {OFFLINE}",
     ),

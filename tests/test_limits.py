@@ -43,6 +43,7 @@ from assistant import limits
         ("Do I have any new messages?", "I can't read email or messages"),
         ("Order a pizza.", "I can't order or buy anything"),  # the LLM: "... from any online grocery store"
         ("Get me a taxi.", "I can't order or buy anything"),
+        ("Order pizza.", "I can't order or buy anything"),
         ("Open YouTube.", "I can't open apps or websites"),
         ("Launch the calculator app.", "I can't open apps or websites"),
         ("What's on my calendar today?", "I don't keep a calendar. I can remind you instead"),
@@ -72,6 +73,7 @@ from assistant import limits
         ("Call me Sam.", None),
         ("Turn the page.", None),
         ("Order these numbers from smallest to largest: 5, 2, 9.", None),
+        ("Order the list.", None),
         ("Start the stopwatch.", None),  # stopwatch.py's
         ("What is the order of the planets?", None),
         ("What is the capital of France?", None),
