@@ -54,7 +54,8 @@ class ClauseSplitter:
     """Incremental text → clauses: `feed()` LLM pieces as they stream, `flush()` at the end of the reply.
 
     Splits after a sentence end (. ! ? …) followed by a space, at a newline, and at clause punctuation
-    (, ; : — and a spaced hyphen) once the clause has enough words: `first_min_words` for the first
+    (, ; : — a spaced hyphen, and a closing parenthesis: "Napoleon I (1769 to 1821) | was a French
+    general ...") once the clause has enough words: `first_min_words` for the first
     clause, which the user is waiting for, `min_words` afterwards, where longer clauses sound more
     natural and latency no longer matters. A clause never grows past `max_words` (split at a space).
     No split inside numbers ("3.5", "3,000", "10:30"), after common abbreviations ("Dr.", "e.g.") or
@@ -117,7 +118,7 @@ class ClauseSplitter:
                     return None  # wait: "3." may become "3.5", "e." may become "e.g."
                 if buf[j].isspace() and not (c == "." and self._is_abbreviation(buf, i)):
                     return j, j, False
-            elif c in CLAUSE_MARK or (c == "-" and buf[i - 1 : i] == " "):
+            elif c in CLAUSE_MARK or (c == "-" and buf[i - 1 : i] == " ") or c == ")":
                 j = i + 1
                 if j == len(buf):
                     return None
