@@ -15,61 +15,90 @@ Matched whole on `asr.text.normalize()`d text.
 
 from __future__ import annotations
 
-import re
-
 from assistant import phrases
 from assistant.asr.text import normalize
 
-# spoken names → (what it is called in the answer, CODATA's name in scipy, its units as said)
+# CODATA's name in scipy → (how it is asked for, what it is called in the answer, its units as said)
 _CONSTANTS = {
     # "the spade of light": as 3 of 12 held-out voices' "speed" was heard (scripts/bench_requests.py)
-    r"(?:the )?(?:speed|spade) of light(?: in (?:a )?vacuum)?"
-    r"|how fast (?:is light|does light (?:travel|go|move))": (
-        "the speed of light in a vacuum", "speed of light in vacuum", "meters per second"),
-    r"(?:the )?(?:universal )?gravitational constant|newton's (?:gravitational )?constant|big g": (
-        "the gravitational constant", "Newtonian constant of gravitation",
-        "cubic meters per kilogram per second squared"),
-    r"planck's constant|(?:the )?planck constant": ("Planck's constant", "Planck constant", "joule seconds"),
-    r"avogadro's (?:number|constant)|(?:the )?avogadro (?:number|constant)": (
-        "Avogadro's number", "Avogadro constant", "per mole"),
-    r"(?:the )?boltzmann(?:'s)? constant": (
-        "the Boltzmann constant", "Boltzmann constant", "joules per kelvin"),
-    r"(?:the )?(?:elementary charge|charge of (?:an|the|a) (?:electron|proton)"
-    r"|(?:electron|proton)(?:'s)? charge)": ("the elementary charge", "elementary charge", "coulombs"),
-    r"(?:the )?(?:mass of (?:an|the|a) electron|electron(?:'s)? mass)": (
-        "the mass of an electron", "electron mass", "kilograms"),
-    r"(?:the )?(?:mass of (?:a|the) proton|proton(?:'s)? mass)": (
-        "the mass of a proton", "proton mass", "kilograms"),
-    r"(?:the )?(?:mass of (?:a|the) neutron|neutron(?:'s)? mass)": (
-        "the mass of a neutron", "neutron mass", "kilograms"),
-    r"(?:the )?(?:ideal |universal |molar )?gas constant": (
-        "the gas constant", "molar gas constant", "joules per mole per kelvin"),
-    r"(?:the )?(?:acceleration (?:due to|of) gravity|standard gravity|(?:the )?force of gravity on earth)": (
-        "standard gravity", "standard acceleration of gravity", "meters per second squared"),
-}  # fmt: skip
-_ASKED = [
-    (re.compile(rf"{phrases.LEAD_IN}(?:(?:what's|what is|tell me|give me) (?:the value of )?)?(?:{spoken})"
-                r"(?: please)?"), said)
-    for spoken, said in _CONSTANTS.items()
-]  # fmt: skip
+    "speed of light in vacuum": (
+        r"(?:the )?(?:speed|spade) of light(?: in (?:a )?vacuum)?"
+        r"|how fast (?:is light|does light (?:travel|go|move))",
+        "the speed of light in a vacuum",
+        "meters per second",
+    ),
+    "Newtonian constant of gravitation": (
+        r"(?:the )?(?:universal )?gravitational constant|newton's (?:gravitational )?constant|big g",
+        "the gravitational constant",
+        "cubic meters per kilogram per second squared",
+    ),
+    "Planck constant": (r"planck's constant|(?:the )?planck constant", "Planck's constant", "joule seconds"),
+    "Avogadro constant": (
+        r"avogadro's (?:number|constant)|(?:the )?avogadro (?:number|constant)",
+        "Avogadro's number",
+        "per mole",
+    ),
+    "Boltzmann constant": (
+        r"(?:the )?boltzmann(?:'s)? constant",
+        "the Boltzmann constant",
+        "joules per kelvin",
+    ),
+    "elementary charge": (
+        r"(?:the )?(?:elementary charge|charge of (?:an|the|a) (?:electron|proton)"
+        r"|(?:electron|proton)(?:'s)? charge)",
+        "the elementary charge",
+        "coulombs",
+    ),
+    "electron mass": (
+        r"(?:the )?(?:mass of (?:an|the|a) electron|electron(?:'s)? mass)",
+        "the mass of an electron",
+        "kilograms",
+    ),
+    "proton mass": (
+        r"(?:the )?(?:mass of (?:a|the) proton|proton(?:'s)? mass)",
+        "the mass of a proton",
+        "kilograms",
+    ),
+    "neutron mass": (
+        r"(?:the )?(?:mass of (?:a|the) neutron|neutron(?:'s)? mass)",
+        "the mass of a neutron",
+        "kilograms",
+    ),
+    "molar gas constant": (
+        r"(?:the )?(?:ideal |universal |molar )?gas constant",
+        "the gas constant",
+        "joules per mole per kelvin",
+    ),
+    "standard acceleration of gravity": (
+        r"(?:the )?(?:acceleration (?:due to|of) gravity|standard gravity"
+        r"|(?:the )?force of gravity on earth)",
+        "standard gravity",
+        "meters per second squared",
+    ),
+}
+_ASKED = phrases.requests(
+    {
+        codata: rf"(?:(?:what's|what is|tell me|give me) (?:the value of )?)?(?:{asked})"
+        for codata, (asked, _, _) in _CONSTANTS.items()
+    }
+)
 SIGNIFICANT = 4  # a measured constant, rounded: "about 6.674 times 10 to the minus 11"
 EXACT_DIGITS = 10  # a constant the SI defines is said whole if it has no more digits than these
 
 
 def answer(text: str) -> str | None:
     """The constant asked for, its value and units; None for any other text."""
-    said = normalize(text)
-    found = next((constant for pattern, constant in _ASKED if pattern.fullmatch(said)), None)
-    if found is None:
+    codata, _ = phrases.first_match(_ASKED, normalize(text))
+    if codata is None:
         return None
-    name, codata, units = found
+    _, name, units = _CONSTANTS[codata]
     from scipy.constants import physical_constants  # CODATA's, as the installed scipy has them
 
     value, _, uncertainty = physical_constants[codata]
     exact = uncertainty == 0 and float(f"{value:.{EXACT_DIGITS}g}") == value  # the SI's, said whole
     if exact:
-        return f"{name[0].upper()}{name[1:]} is {_spoken(value, EXACT_DIGITS)} {units}, exactly."
-    return f"{name[0].upper()}{name[1:]} is about {_spoken(value, SIGNIFICANT)} {units}."
+        return phrases.capitalized(f"{name} is {_spoken(value, EXACT_DIGITS)} {units}, exactly.")
+    return phrases.capitalized(f"{name} is about {_spoken(value, SIGNIFICANT)} {units}.")
 
 
 def _spoken(value: float, digits: int) -> str:
