@@ -290,24 +290,28 @@ def _seasons(kind: str, m: re.Match, now: datetime) -> str | None:
 
     if kind == "season now":
         coming = (season_now + 1) % 4
-        return _sentence(hemisphere, f"it's {season(season_now)}: {begins(coming, start(coming))}.")
+        return phrases.capitalized(
+            hemisphere + f"it's {season(season_now)}: {begins(coming, start(coming))}."
+        )
     if kind == "turning point":
         return _turning_point(m, now, points, shift, hemisphere)
     index = _OF_SEASON[m["season"]]
     if kind == "season start":
-        return _sentence(hemisphere, begins(index, start(index, m["year"])) + ".")
+        return phrases.capitalized(hemisphere + begins(index, start(index, m["year"])) + ".")
     if kind == "season yet":  # "is it summer yet"
         if index == season_now:
-            return _sentence(hemisphere, f"yes: {begins(index, start(index))}.")
-        return _sentence(hemisphere, f"no, it's {season(season_now)}: {begins(index, start(index))}.")
+            return phrases.capitalized(hemisphere + f"yes: {begins(index, start(index))}.")
+        return phrases.capitalized(
+            hemisphere + f"no, it's {season(season_now)}: {begins(index, start(index))}."
+        )
     at = start(index)  # "how many days until winter"
     if index == season_now:
-        return _sentence(
-            hemisphere, f"it's {season(index)} already: it {begins(index, at).split(' ', 1)[1]}."
+        return phrases.capitalized(
+            hemisphere + f"it's {season(index)} already: it {begins(index, at).split(' ', 1)[1]}."
         )
     days = (at.date() - now.date()).days
     count = in_weeks(days) if m["unit"] == "weeks" else counted(days, "day")
-    return _sentence(hemisphere, f"{count}: {begins(index, at, soon=False)}.")
+    return phrases.capitalized(hemisphere + f"{count}: {begins(index, at, soon=False)}.")
 
 
 def _turning_point(
@@ -331,20 +335,20 @@ def _turning_point(
         at = next(at for at, n in points if n == point and at.year == wanted)
     else:
         at = next(at for at, n in points if n == point and at.date() >= now.date())
-    on = "today" if at.date() == now.date() else f"on {date_of(at)}"
+    day = "today" if at.date() == now.date() else date_of(at)
+    when = f"{'' if day == 'today' else 'on '}{day}, at {time_of_day(at)}"  # "on Monday, ..., at 9:50 PM"
     verb = "was" if at < now else "is"
     said_as = f"the {_SEASONS[(point - shift) % 4]} {kind}"  # this hemisphere's name for it
     if length:
-        return _sentence(
-            hemisphere,
-            f"the {length} day of the year {verb} {said_as}, {on.removeprefix('on ')}, at {time_of_day(at)}.",
+        return phrases.capitalized(
+            hemisphere + f"the {length} day of the year {verb} {said_as}, {day}, at {time_of_day(at)}."
         )
     if of is None:
         name = said_as if hemisphere else _POINTS[point]  # the north's names, if not said to be
-        return _sentence(hemisphere, f"the next {kind} is {name}, {on}, at {time_of_day(at)}.")
+        return phrases.capitalized(hemisphere + f"the next {kind} is {name}, {when}.")
     if of not in _OF_SEASON:  # "the June solstice": the same everywhere
-        return _sentence("", f"{_POINTS[point]} {verb} {on}, at {time_of_day(at)}.")
-    return _sentence(hemisphere, f"the {of} {kind} {verb} {on}, at {time_of_day(at)}.")
+        return phrases.capitalized(f"{_POINTS[point]} {verb} {when}.")
+    return phrases.capitalized(hemisphere + f"the {of} {kind} {verb} {when}.")
 
 
 # The planets from the sun out, as ephem names its bodies; Pluto a dwarf planet since the IAU's vote
@@ -360,7 +364,7 @@ def _distance(m: re.Match, now: datetime) -> str | None:
     import ephem
 
     body, start = m["body"], m["start"] or "earth"
-    utc = now.astimezone(UTC).replace(tzinfo=None)  # a naive `now` is this computer's time
+    utc = _ephem_time(now)
     if body == "earth":  # "how far is the earth from the sun": the sun's distance from it
         if start != "sun":
             return None
@@ -378,7 +382,7 @@ def _distance(m: re.Match, now: datetime) -> str | None:
         amount = f"{rounded(km * MILES_PER_KM, 3)} miles ({rounded(km, 3)} kilometers)"
     else:
         amount = f"{rounded(km, 3)} kilometers ({rounded(km * MILES_PER_KM, 3)} miles)"
-    said = f"{name[0].upper()}{name[1:]} is about {amount} from {'the sun' if start == 'sun' else 'Earth'}"
+    said = phrases.capitalized(f"{name} is about {amount} from {'the sun' if start == 'sun' else 'Earth'}")
     if body not in ("moon", "sun", "earth") and start != "sun":  # the light of a planet: minutes, or hours
         minutes = round(km / _LIGHT_KM_S / 60)
         light = f"{minutes} minutes" if minutes < 120 else f"{minutes / 60:.1f} hours".replace(".0 ", " ")
@@ -404,7 +408,7 @@ def _planets(kind: str, m: re.Match, now: datetime) -> str:
         return f"The {which} planet {'to' if near else 'from'} the sun is {'Mercury' if near else 'Neptune'}."
     import ephem
 
-    utc = now.astimezone(UTC).replace(tzinfo=None)
+    utc = _ephem_time(now)
     away = {name: getattr(ephem, name)(utc).earth_distance for name in PLANETS if name != "Earth"}
     found = (min if near else max)(away, key=away.get)
     km = rounded(away[found] * _KM_PER_AU, 3)
@@ -412,10 +416,9 @@ def _planets(kind: str, m: re.Match, now: datetime) -> str:
     return f"{said} right now is {found}, about {km} kilometers away."
 
 
-def _sentence(lead: str, said: str) -> str:
-    """ "In the northern hemisphere, " + "it's autumn ..."; the first letter a capital either way."""
-    said = lead + said
-    return said[0].upper() + said[1:]
+def _ephem_time(now: datetime) -> datetime:
+    """`now` as ephem reads a date: naive UTC (a naive `now` is this computer's time)."""
+    return now.astimezone(UTC).replace(tzinfo=None)
 
 
 def _in_days(at: datetime, now: datetime) -> str:
