@@ -82,7 +82,7 @@ def answer(text: str) -> str | None:
         return None
     deck = _deck()
     if not deck:  # all told: shuffle them again
-        deck.extend(random.sample(told(), len(told())))
+        deck.extend(_shuffled())
     return deck.pop()
 
 
@@ -95,4 +95,11 @@ def told() -> list[str]:
 
 @functools.cache
 def _deck() -> list[str]:
-    return random.sample(told(), len(told()))
+    """The jokes not yet told, this process's first shuffle to begin with."""
+    return _shuffled()
+
+
+def _shuffled() -> list[str]:
+    jokes = told()
+    random.shuffle(jokes)
+    return jokes
