@@ -32,7 +32,7 @@ _NUMBER = r"(?P<number>\d+)(?: (?P<ones>\d))?"
 # `scripts/bench_e2e.py`, 2026-12-08): after "chemical", nothing else is asked so
 _SYMBOL_WORD = r"(?:(?:chemical |atomic |element )?symbol|chemical simple)"
 _TABLE = r"(?: (?:on|in) the periodic table)?"
-# kind → pattern; a kind after "/" is another way to ask it (a group's name is said once per pattern)
+# kind → pattern; "kind/way": another way to ask it (`phrases.requests`)
 _PATTERNS = phrases.requests(
     {
         "symbol": rf"(?:what's|what is|tell me) (?:the )?{_SYMBOL_WORD} (?:for|of)"
@@ -63,7 +63,6 @@ def answer(text: str) -> str | None:
     kind, m = phrases.first_match(_PATTERNS, in_digits(text))
     if kind is None:
         return None
-    kind = kind.split("/")[0]
     table = periodic_table()
     if kind == "count":
         return f"There are {len(table)} known elements, from {table[1].name} to {table[len(table)].name}."

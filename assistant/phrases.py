@@ -39,7 +39,9 @@ STOP_WORDS_AFTER = (
 
 
 def requests(patterns: dict[str, str], tail: str = r"(?: please)?") -> dict[str, re.Pattern]:
-    """Each kind's pattern compiled as a whole request: after LEAD_IN, before `tail`."""
+    """Each kind's pattern compiled as a whole request: after LEAD_IN, before `tail`. Another way to
+    ask the same kind is keyed "kind/way" ("planet/which"), as `re` names a group once per pattern;
+    `first_match` and `kind_of` name it by its kind."""
     return {kind: re.compile(rf"{LEAD_IN}(?:{asked}){tail}") for kind, asked in patterns.items()}
 
 
@@ -47,14 +49,19 @@ def first_match(patterns: dict[str, re.Pattern], said: str) -> tuple[str, re.Mat
     """The first kind whose pattern matches the whole of `said` (already normalized) and its match,
     or (None, None)."""
     return next(
-        ((kind, m) for kind, pattern in patterns.items() if (m := pattern.fullmatch(said))), (None, None)
+        ((_kind(key), m) for key, pattern in patterns.items() if (m := pattern.fullmatch(said))), (None, None)
     )
 
 
 def kind_of(patterns: dict[str, re.Pattern], text: str) -> str | None:
     """The first kind whose pattern matches the whole of `text`, normalized; None if none does."""
     said = normalize(text)
-    return next((kind for kind, pattern in patterns.items() if pattern.fullmatch(said)), None)
+    return next((_kind(key) for key, pattern in patterns.items() if pattern.fullmatch(said)), None)
+
+
+def _kind(key: str) -> str:
+    """ "planet/which" → "planet": the kind a way of asking is keyed under (`requests`)."""
+    return key.split("/", 1)[0]
 
 
 # the user's words as said back to them: "remind me to call my mom" → "Reminder: call your mom."

@@ -135,9 +135,9 @@ def answer(text: str, now: datetime | None = None) -> str | None:
         return said
     if kind.startswith("season") or kind == "turning point":
         return _seasons(kind, m, now)
-    if kind.startswith("distance"):
+    if kind == "distance":
         return _distance(m, now)
-    if kind.split("/")[0] in ("planets", "planet"):
+    if kind in ("planets", "planet"):
         return _planets(kind, m, now)
     if kind == "full moon":
         day = _next_full_moon(now.date())
